@@ -1,0 +1,117 @@
+"""Chat sessions and their messages, appended as the conversation goes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from companion import clock
+from companion.errors import InvalidInput
+from companion.vault import Vault
+from companion.vault.models import ChatMessage, ChatSession
+
+ROLES = ("user", "assistant")
+PROMPT_VERSION = "coach-v1"
+
+
+@dataclass
+class Session:
+    id: int
+    started_at: datetime
+    ended_at: datetime | None
+    title: str
+    off_record: bool
+
+
+@dataclass
+class Message:
+    id: int
+    session_id: int
+    role: str
+    content: str
+    created_at: datetime
+    incomplete: bool = False
+
+
+def start(vault: Vault, title: str = "", off_record: bool = False) -> Session:
+    moment = clock.now()
+    payload = {"title": title, "timezone": moment.tzname() or "", "prompt_version": PROMPT_VERSION}
+    rid = vault.insert(ChatSession, payload, started_at=clock.stamp(moment), off_record=off_record)
+    return Session(rid, moment, None, title, off_record)
+
+
+def _session_row(session_id: int) -> ChatSession:
+    row = ChatSession.get_or_none(ChatSession.id == session_id)
+    if row is None:
+        raise InvalidInput(f"there is no chat session {session_id}.")
+    return row
+
+
+def session_view(vault: Vault, row: ChatSession) -> Session:
+    data = vault.unseal(ChatSession, row.id, row.payload)
+    return Session(
+        row.id,
+        clock.parse_stamp(row.started_at),
+        clock.parse_stamp(row.ended_at) if row.ended_at else None,
+        str(data.get("title", "")),
+        bool(row.off_record),
+    )
+
+
+def get_session(vault: Vault, session_id: int) -> Session:
+    return session_view(vault, _session_row(session_id))
+
+
+def sessions(vault: Vault, limit: int = 100) -> list[Session]:
+    rows = ChatSession.select().order_by(ChatSession.started_at.desc()).limit(limit)
+    return [session_view(vault, row) for row in rows]
+
+
+def add_message(
+    vault: Vault, session_id: int, role: str, content: str, incomplete: bool = False
+) -> Message:
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}")
+    _session_row(session_id)
+    moment = clock.now()
+    payload: dict[str, object] = {"content": content}
+    if incomplete:
+        payload["incomplete"] = True
+    rid = vault.insert(
+        ChatMessage, payload, session=session_id, created_at=clock.stamp(moment), role=role
+    )
+    return Message(rid, session_id, role, content, moment, incomplete)
+
+
+def messages(vault: Vault, session_id: int) -> list[Message]:
+    rows = ChatMessage.select().where(ChatMessage.session == session_id).order_by(ChatMessage.id)
+    result = []
+    for row in rows:
+        data = vault.unseal(ChatMessage, row.id, row.payload)
+        result.append(
+            Message(
+                row.id,
+                session_id,
+                row.role,
+                str(data.get("content", "")),
+                clock.parse_stamp(row.created_at),
+                bool(data.get("incomplete", False)),
+            )
+        )
+    return result
+
+
+def end(vault: Vault, session_id: int) -> None:
+    vault.update(ChatSession, session_id, ended_at=clock.stamp())
+
+
+def rename(vault: Vault, session_id: int, title: str) -> None:
+    row = _session_row(session_id)
+    data = vault.unseal(ChatSession, row.id, row.payload)
+    vault.update(ChatSession, row.id, {**data, "title": title})
+
+
+def delete(vault: Vault, session_id: int) -> None:
+    _session_row(session_id)
+    with vault.transaction():
+        ChatSession.delete().where(ChatSession.id == session_id).execute()

@@ -1,0 +1,159 @@
+"""Daily check-ins: one per local date, back-filling allowed, the future refused."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from companion import clock
+from companion.errors import InvalidInput
+from companion.vault import Vault
+from companion.vault.models import CheckIn
+
+OUTCOMES = ("urge_passed", "relapsed", "ongoing_struggle")
+NOTE_LIMIT = 100_000
+FIELDS = (
+    "mood",
+    "cravings",
+    "sleep_hours",
+    "sober",
+    "note",
+    "urge_intensity",
+    "trigger",
+    "strategy",
+    "outcome",
+)
+
+
+@dataclass
+class CheckInView:
+    id: int
+    date: date
+    values: dict[str, Any] = field(default_factory=dict)
+    memorized: bool = False
+
+    def get(self, name: str) -> Any:
+        return self.values.get(name)
+
+
+def parse_day(text: str | None) -> date:
+    """``YYYY-MM-DD``, ``today`` or ``yesterday`` (default today); the future is refused."""
+    today = clock.today()
+    if text in (None, "", "today"):
+        day = today
+    elif text == "yesterday":
+        day = today - timedelta(days=1)
+    else:
+        try:
+            day = date.fromisoformat(str(text))
+        except ValueError:
+            raise InvalidInput(
+                f"'{text}' is not a date: use YYYY-MM-DD, today or yesterday."
+            ) from None
+    if day > today:
+        raise InvalidInput(f"{day} is in the future; you can check in for today or earlier.")
+    return day
+
+
+def _int_in(name: str, value: Any, low: int, high: int) -> int:
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise InvalidInput(f"{name} must be a whole number from {low} to {high}.") from None
+    if not low <= number <= high:
+        raise InvalidInput(f"{name} {number} is out of range: use {low} to {high}.")
+    return number
+
+
+def parse_sober(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("yes", "y", "true", "1"):
+        return True
+    if text in ("no", "n", "false", "0"):
+        return False
+    raise InvalidInput("sober must be yes or no.")
+
+
+def validate(values: dict[str, Any]) -> dict[str, Any]:
+    """Check and normalise the given fields; ``None`` means "not given"."""
+    clean: dict[str, Any] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if name not in FIELDS:
+            raise InvalidInput(f"unknown check-in field {name}.")
+        if name == "mood":
+            clean[name] = _int_in("mood", value, 1, 10)
+        elif name in ("cravings", "urge_intensity"):
+            clean[name] = _int_in(name.replace("_", " "), value, 0, 10)
+        elif name == "sleep_hours":
+            try:
+                hours = float(str(value).strip())
+            except ValueError:
+                raise InvalidInput("sleep must be a number of hours from 0 to 24.") from None
+            if not math.isfinite(hours) or not 0 <= hours <= 24:
+                raise InvalidInput(f"sleep {value} is out of range: use 0 to 24 hours.")
+            clean[name] = round(hours, 2)
+        elif name == "sober":
+            clean[name] = parse_sober(value)
+        elif name == "outcome":
+            if value not in OUTCOMES:
+                raise InvalidInput(f"outcome must be one of {', '.join(OUTCOMES)}.")
+            clean[name] = value
+        else:
+            text = str(value)
+            if len(text) > NOTE_LIMIT:
+                raise InvalidInput(
+                    f"the {name} is {len(text):,} characters; the limit is {NOTE_LIMIT:,}."
+                )
+            clean[name] = text
+    return clean
+
+
+def record(vault: Vault, day: date, **values: Any) -> CheckInView:
+    """Check in for ``day``: given values replace old ones, the rest are kept."""
+    if day > clock.today():
+        raise InvalidInput(f"{day} is in the future; you can check in for today or earlier.")
+    given = validate(values)
+    if not given:
+        raise InvalidInput("nothing to record: give at least one of mood, cravings, sleep, sober.")
+    now = clock.stamp()
+    with vault.transaction():
+        row = CheckIn.get_or_none(CheckIn.date == day.isoformat())
+        if row is None:
+            rid = vault.insert(CheckIn, given, date=day.isoformat(), created_at=now, updated_at=now)
+            return CheckInView(rid, day, given)
+        merged = {**vault.unseal(CheckIn, row.id, row.payload), **given}
+        vault.update(CheckIn, row.id, merged, updated_at=now, memorized=False)
+        return CheckInView(row.id, day, merged)
+
+
+def _view(vault: Vault, row: CheckIn) -> CheckInView:
+    return CheckInView(
+        row.id,
+        date.fromisoformat(row.date),
+        vault.unseal(CheckIn, row.id, row.payload),
+        bool(row.memorized),
+    )
+
+
+def get(vault: Vault, day: date) -> CheckInView | None:
+    row = CheckIn.get_or_none(CheckIn.date == day.isoformat())
+    return _view(vault, row) if row else None
+
+
+def between(vault: Vault, first: date, last: date) -> list[CheckInView]:
+    rows = (
+        CheckIn.select()
+        .where((CheckIn.date >= first.isoformat()) & (CheckIn.date <= last.isoformat()))
+        .order_by(CheckIn.date)
+    )
+    return [_view(vault, row) for row in rows]
+
+
+def all_checkins(vault: Vault) -> list[CheckInView]:
+    return [_view(vault, row) for row in CheckIn.select().order_by(CheckIn.date)]

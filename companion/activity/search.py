@@ -1,0 +1,82 @@
+"""Full-text search over journal entries, check-in notes and chat messages.
+
+The index holds decrypted text, so it lives in memory only: built after unlock, dropped on
+lock. Every query term must appear (case-insensitive); newest matches come first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion import clock
+from companion.vault import Vault
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str  # journal | checkin | chat
+    id: int
+    when: str  # sortable stamp or date
+    snippet: str
+    session_id: int | None = None
+
+
+def _snippet(text: str, needle: str, width: int = 80) -> str:
+    at = text.lower().find(needle)
+    start = max(0, at - width // 3)
+    piece = text[start : start + width].replace("\n", " ")
+    return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
+
+
+class SearchIndex:
+    def __init__(self) -> None:
+        self._docs: list[tuple[str, int, str, str, str, int | None]] = []
+
+    @classmethod
+    def build(cls, vault: Vault) -> SearchIndex:
+        index = cls()
+        conn, sealer = vault.conn, vault.sealer
+        for rid, stamp, sealed in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
+            data = sealer.open("journal_entry", rid, sealed)
+            text = f"{data.get('title', '')}\n{data.get('text', '')}\n" + " ".join(
+                f"#{t}"
+                for t in data.get("tags", [])  # type: ignore[union-attr]
+            )
+            index.add("journal", rid, stamp, text.strip())
+        for rid, day, sealed in conn.execute("SELECT id, date, payload FROM checkin"):
+            note = sealer.open("checkin", rid, sealed).get("note")
+            if note:
+                index.add("checkin", rid, day, str(note))
+        for rid, session_id, stamp, sealed in conn.execute(
+            "SELECT id, session_id, created_at, payload FROM chat_message"
+        ):
+            content = sealer.open("chat_message", rid, sealed).get("content", "")
+            index.add("chat", rid, stamp, str(content), session_id)
+        return index
+
+    def add(self, kind: str, rid: int, when: str, text: str, session_id: int | None = None) -> None:
+        self._docs.append((kind, rid, when, text, text.lower(), session_id))
+
+    def remove(self, kind: str, rid: int) -> None:
+        self._docs = [d for d in self._docs if (d[0], d[1]) != (kind, rid)]
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+    def search(self, query: str, limit: int = 50) -> list[Hit]:
+        terms = [t for t in query.lower().split() if t]
+        if not terms:
+            return []
+        found = [d for d in self._docs if all(t in d[4] for t in terms)]
+        found.sort(key=lambda d: d[2], reverse=True)
+        return [
+            Hit(k, rid, when, _snippet(text, terms[0]), sid)
+            for k, rid, when, text, _, sid in found[:limit]
+        ]
+
+
+def when_label(hit: Hit) -> str:
+    """A local date and time for a hit (check-ins carry a date only)."""
+    if hit.kind == "checkin":
+        return hit.when
+    return clock.parse_stamp(hit.when).strftime("%Y-%m-%d %H:%M")

@@ -1,0 +1,53 @@
+"""``companion``: the TUI with no arguments, headless subcommands for scripts and cron."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from companion import __version__, logs
+from companion.errors import CompanionError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from companion.cli import activity_cmds, vault_cmds
+
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="A private companion for recovery and journaling. "
+        "With no command, opens the full-screen app.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    parser.add_argument("--data-dir", metavar="DIR", help="vault folder (or COMPANION_HOME)")
+    parser.add_argument(
+        "--passphrase-file", metavar="FILE", help="read the passphrase from the first line of FILE"
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="write a debug log (no personal content) to the log folder",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    vault_cmds.register(commands)
+    activity_cmds.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logs.configure(logs.debug_requested(args.debug))
+    logs.install_excepthook()
+    if args.command is None:
+        from companion.cli.vault_cmds import no_command
+
+        return no_command(args, parser)
+    try:
+        return int(args.handler(args) or 0)
+    except CompanionError as err:
+        sys.stderr.write(f"companion: {err}\n")
+        return err.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("companion: interrupted; the last saved change is kept.\n")
+        return 130

@@ -1,0 +1,179 @@
+"""Activity subcommands: checkin, journal add|list|search|show|delete, export."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.activity import checkins, journal
+from companion.activity.search import SearchIndex, when_label
+from companion.cli.common import out, unlocked
+from companion.errors import InvalidInput
+from companion.export import FORMATS, render
+from companion.paths import open_private
+
+PROMPTS = (
+    ("mood", "Mood, 1-10: "),
+    ("cravings", "Cravings, 0-10: "),
+    ("sleep_hours", "Hours of sleep: "),
+    ("sober", "Sober today? (yes/no): "),
+)
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = commands.add_parser("checkin", help="record today's (or a past day's) check-in")
+    p.add_argument("--date", default="today", help="YYYY-MM-DD, today (default) or yesterday")
+    p.add_argument("--mood", help="1-10")
+    p.add_argument("--cravings", help="0-10")
+    p.add_argument("--sleep", dest="sleep_hours", help="hours, 0-24")
+    p.add_argument("--sober", help="yes or no")
+    p.add_argument("--note")
+    p.add_argument("--urge", dest="urge_intensity", help="urge intensity, 0-10")
+    p.add_argument("--trigger")
+    p.add_argument("--strategy", help="what you did about the urge")
+    p.add_argument("--outcome", choices=checkins.OUTCOMES)
+    p.set_defaults(handler=cmd_checkin)
+
+    journal_parser = commands.add_parser("journal", help="write and read journal entries")
+    sub = journal_parser.add_subparsers(dest="journal_command", metavar="ACTION", required=True)
+    p = sub.add_parser("add", help="add an entry (TEXT, or - to read it from stdin)")
+    p.add_argument("text", metavar="TEXT|-")
+    p.add_argument(
+        "--tag", action="append", default=[], help="repeatable; #tags in the text count too"
+    )
+    p.add_argument("--title", default="")
+    p.set_defaults(handler=cmd_journal_add)
+    p = sub.add_parser("list", help="newest entries first")
+    p.add_argument("-n", type=int, default=20, help="how many (default 20)")
+    p.set_defaults(handler=cmd_journal_list)
+    p = sub.add_parser("search", help="search journal, check-in notes and chats")
+    p.add_argument("query", nargs="+")
+    p.set_defaults(handler=cmd_journal_search)
+    p = sub.add_parser("show", help="print one entry")
+    p.add_argument("id", type=int)
+    p.set_defaults(handler=cmd_journal_show)
+    p = sub.add_parser("delete", help="delete one entry")
+    p.add_argument("id", type=int)
+    p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.set_defaults(handler=cmd_journal_delete)
+
+    p = commands.add_parser("export", help="write everything out in plain text")
+    p.add_argument("--format", choices=FORMATS, default="json")
+    p.add_argument("-o", "--output", metavar="FILE", help="file to write (default: stdout)")
+    p.set_defaults(handler=cmd_export)
+
+
+def cmd_checkin(args: argparse.Namespace) -> int:
+    day = checkins.parse_day(args.date)
+    given = {name: getattr(args, name) for name in checkins.FIELDS}
+    checkins.validate(given)  # refuse bad values before asking for a passphrase
+    if sys.stdin.isatty():
+        for name, label in PROMPTS:
+            while given[name] is None:
+                answer = input(label).strip()
+                if not answer:
+                    break
+                try:
+                    checkins.validate({name: answer})
+                    given[name] = answer
+                except InvalidInput as err:
+                    print(err, file=sys.stderr)
+    with unlocked(args) as vault:
+        saved = checkins.record(vault, day, **given)
+    parts = [
+        f"{k.replace('_hours', '')} {v}"
+        for k, v in saved.values.items()
+        if k in ("mood", "cravings", "sleep_hours")
+    ]
+    if "sober" in saved.values:
+        parts.append("sober" if saved.values["sober"] else "not sober")
+    print(f"checked in for {saved.date}: " + ", ".join(parts))
+    return 0
+
+
+def read_text(arg: str) -> str:
+    if arg != "-":
+        return arg
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput("the text on stdin is not UTF-8; nothing was saved.") from None
+
+
+def cmd_journal_add(args: argparse.Namespace) -> int:
+    text = read_text(args.text)
+    if not text.strip():
+        raise InvalidInput("the entry is empty; write something first.")
+    with unlocked(args) as vault:
+        entry = journal.add(vault, text, args.title, args.tag)
+    tags = f" tagged {', '.join('#' + t for t in entry.tags)}" if entry.tags else ""
+    print(f"saved entry {entry.id}{tags}")
+    return 0
+
+
+def cmd_journal_list(args: argparse.Namespace) -> int:
+    if args.n < 1:
+        raise InvalidInput("-n must be 1 or more.")
+    with unlocked(args) as vault:
+        entries = journal.newest(vault, args.n)
+    if not entries:
+        print('no entries yet: companion journal add "..."')
+    for e in entries:
+        out(f"{e.id:>6}  {e.created_at:%Y-%m-%d %H:%M}  {e.headline[:60]}")
+    return 0
+
+
+def cmd_journal_search(args: argparse.Namespace) -> int:
+    query = " ".join(args.query)
+    with unlocked(args) as vault:
+        hits = SearchIndex.build(vault).search(query)
+    if not hits:
+        print("no matches")
+    for hit in hits:
+        ref = f"chat {hit.session_id}" if hit.kind == "chat" else f"{hit.kind} {hit.id}"
+        out(f"{when_label(hit)}  {ref:<14} {hit.snippet}")
+    return 0
+
+
+def cmd_journal_show(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        entry = journal.get(vault, args.id)
+    out(f"# {entry.title}" if entry.title else f"# Entry {entry.id}")
+    out(f"{entry.created_at:%A %Y-%m-%d %H:%M}" + ("  ★" if entry.starred else ""))
+    if entry.tags:
+        out("Tags: " + ", ".join(f"#{t}" for t in entry.tags))
+    out()
+    out(entry.text)
+    return 0
+
+
+def cmd_journal_delete(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        entry = journal.get(vault, args.id)
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise InvalidInput("add --yes to delete without a terminal to confirm on.")
+            out(f"Delete entry {entry.id} ({entry.headline[:50]})? This cannot be undone.")
+            if input("Type yes to delete: ").strip().lower() != "yes":
+                print("kept")
+                return 0
+        journal.delete(vault, entry.id)
+    print(f"deleted entry {args.id}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        text = render(vault, args.format)
+    if args.output:
+        with open_private(Path(args.output)) as handle:
+            handle.write(text)
+        print(
+            f"wrote {args.output} (plain text: keep it private, delete it when done)",
+            file=sys.stderr,
+        )
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,43 @@
+"""Helpers shared by the subcommands: opening the vault, printing user text safely."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from companion.cli import secrets
+from companion.paths import VaultPaths, resolve_data_dir
+from companion.vault import Vault
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def vault_paths(args: argparse.Namespace) -> VaultPaths:
+    return VaultPaths(resolve_data_dir(args.data_dir))
+
+
+@contextmanager
+def unlocked(args: argparse.Namespace) -> Iterator[Vault]:
+    paths = vault_paths(args)
+    if not paths.db.exists():
+        # Say so before asking for a passphrase that cannot help.
+        Vault.unlock(paths, "")
+    vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
+    try:
+        yield vault
+    finally:
+        vault.close()
+
+
+def safe(text: str) -> str:
+    """On a terminal, show control characters (ANSI escapes included) instead of obeying them."""
+    if not sys.stdout.isatty():
+        return text
+    return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def out(text: str = "") -> None:
+    sys.stdout.write(safe(text) + "\n")

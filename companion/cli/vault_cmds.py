@@ -1,0 +1,180 @@
+"""Vault subcommands: init, verify, backup, restore, passwd, recovery-key, rekey."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from companion.cli import secrets
+from companion.cli.common import unlocked, vault_paths
+from companion.errors import EX_DATAERR, InvalidInput
+from companion.vault import Vault
+from companion.vault.maintenance import VerifyReport, restore, verify_backup, verify_connection
+
+RECOVERY_WARNING = """
+Your recovery key (shown once, never stored):
+
+    {key}
+
+Write it down and keep it somewhere safe, away from this computer. If you forget your
+passphrase, this key is the only way back in: nobody, including us, can recover a lost
+passphrase or read your vault without one of the two.
+"""
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = commands.add_parser("init", help="create a new vault")
+    p.add_argument(
+        "--kdf-memory",
+        type=int,
+        metavar="MIB",
+        help="Argon2id memory in MiB (64 to 2048; default: calibrated, up to 256)",
+    )
+    p.set_defaults(handler=cmd_init)
+
+    p = commands.add_parser("verify", help="decrypt and authenticate every record")
+    p.add_argument("--backup", metavar="FILE", help="check a backup file instead")
+    p.set_defaults(handler=cmd_verify)
+
+    p = commands.add_parser("backup", help="write an encrypted backup now")
+    p.set_defaults(handler=cmd_backup)
+
+    p = commands.add_parser("restore", help="replace the vault with a backup")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(handler=cmd_restore)
+
+    p = commands.add_parser("passwd", help="change the passphrase")
+    p.add_argument(
+        "--recovery-key",
+        action="store_true",
+        help="prove it is you with the recovery key instead of the old passphrase",
+    )
+    p.add_argument("--recovery-key-file", metavar="FILE")
+    p.add_argument("--new-passphrase-file", metavar="FILE")
+    p.set_defaults(handler=cmd_passwd)
+
+    p = commands.add_parser("recovery-key", help="issue a new recovery key")
+    p.add_argument("--new", action="store_true", required=True)
+    p.set_defaults(handler=cmd_recovery_key)
+
+    p = commands.add_parser("rekey", help="re-encrypt everything under a fresh data key")
+    p.set_defaults(handler=cmd_rekey)
+
+
+def no_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    paths = vault_paths(args)
+    if not paths.db.exists():
+        print(f"No vault yet at {paths.root}. Create one with: companion init\n")
+    parser.print_help()
+    return 0
+
+
+def cmd_init(args: argparse.Namespace) -> int:
+    paths = vault_paths(args)
+    if args.kdf_memory is not None and not 64 <= args.kdf_memory <= 2048:
+        raise InvalidInput("--kdf-memory must be from 64 to 2048 MiB.")
+    if paths.db.exists():
+        Vault.create(paths, "", args.kdf_memory)  # raises VaultExists, touches nothing
+    if args.passphrase_file:
+        passphrase = secrets.check_strength(secrets.passphrase(args.passphrase_file))
+    else:
+        passphrase = secrets.new_passphrase(None, "COMPANION_PASSPHRASE")
+    print("Deriving your key (this takes about a second)...", file=sys.stderr)
+    vault, recovery = Vault.create(paths, passphrase, args.kdf_memory)
+    vault.close()
+    print(f"Created a vault at {paths.root}.")
+    print(RECOVERY_WARNING.format(key=recovery))
+    return 0
+
+
+def print_report(report: VerifyReport) -> int:
+    total = sum(report.counts.values())
+    print(f"checked {total} records")
+    for kind, count in report.counts.items():
+        if count:
+            print(f"  {kind}: {count}")
+    if report.structure != "ok":
+        print(f"database structure: {report.structure}")
+    for kind, rid in report.damaged:
+        print(f"DAMAGED: {kind} {rid}")
+    if report.clean:
+        print("vault OK: every record decrypted and authenticated")
+        return 0
+    print(
+        f"{len(report.damaged)} damaged record(s); the rest are intact. Restore a backup "
+        "(companion restore FILE) or export what reads (companion export)."
+    )
+    return EX_DATAERR
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    if args.backup:
+        paths = vault_paths(args)
+        report = verify_backup(Path(args.backup), paths, secrets.passphrase(args.passphrase_file))
+        return print_report(report)
+    with unlocked(args) as vault:
+        return print_report(verify_connection(vault.conn, vault.sealer))
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        print(f"backup written: {vault.backup('manual')}")
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    paths = vault_paths(args)
+    passphrase = secrets.passphrase(args.passphrase_file, "Passphrase of the backup: ")
+    aside = restore(Path(args.file), paths, passphrase)
+    print(f"restored {args.file}")
+    if aside:
+        print(f"the vault it replaced is kept at {aside}")
+    return 0
+
+
+def cmd_passwd(args: argparse.Namespace) -> int:
+    paths = vault_paths(args)
+    if args.recovery_key or args.recovery_key_file:
+        key = secrets.recovery_key(args.recovery_key_file)
+        vault = Vault.unlock(paths, recovery_key=key)
+    else:
+        vault = Vault.unlock(
+            paths, secrets.passphrase(args.passphrase_file, "Current passphrase: ")
+        )
+    try:
+        new = secrets.new_passphrase(args.new_passphrase_file, "COMPANION_NEW_PASSPHRASE")
+        vault.change_passphrase(new)
+    finally:
+        vault.close()
+    print(
+        "passphrase changed. Your recovery key still works. Backups made before now open "
+        "with the old passphrase."
+    )
+    return 0
+
+
+def cmd_recovery_key(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        key = vault.new_recovery_key()
+    print("The old recovery key no longer opens this vault.")
+    print(RECOVERY_WARNING.format(key=key))
+    return 0
+
+
+def cmd_rekey(args: argparse.Namespace) -> int:
+    passphrase = secrets.passphrase(args.passphrase_file)
+    paths = vault_paths(args)
+    vault = Vault.unlock(paths, passphrase)
+    try:
+        vault.backup("pre-rekey")
+        key = vault.rekey(passphrase)
+    finally:
+        vault.close()
+    print(
+        "Every record is now encrypted under a fresh key. Change your passphrase too if it "
+        "may have leaked (companion passwd); backups made before now still open with the "
+        "old passphrase, so delete them if they may be exposed."
+    )
+    print(RECOVERY_WARNING.format(key=key))
+    return 0

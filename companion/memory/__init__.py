@@ -1,0 +1,1 @@
+"""What the app learns about the user: facts, daily memories, session summaries."""

@@ -1,0 +1,85 @@
+"""The user's profile (SPEC section 3): one sealed record of named fields."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from companion import clock
+from companion.errors import InvalidInput
+from companion.vault import Vault
+from companion.vault.models import Profile
+
+TEXT, LIST, DATE, INT, BOOL = "text", "list", "date", "int", "bool"
+
+# field -> kind. Lists are edited as comma-separated text on the command line.
+FIELDS: dict[str, str] = {
+    "preferred_name": TEXT,
+    "goals": LIST,
+    "recurring_themes": LIST,
+    "coach_preferences": LIST,
+    "recovery_focus": TEXT,
+    "recovery_start_date": DATE,
+    "current_step": INT,
+    "steps_completed": LIST,
+    "sponsor": TEXT,
+    "fellowship": TEXT,
+    "therapist": TEXT,
+    "other_support": LIST,
+    "red_zone": LIST,
+    "yellow_zone": LIST,
+    "green_zone": LIST,
+    "known_triggers": LIST,
+    "vulnerability_windows": LIST,
+    "successful_strategies": LIST,
+    "coping_plan": TEXT,
+    "support_contacts": LIST,
+    "spiritual_framework": TEXT,
+    "spiritual_comfort": TEXT,
+}
+
+
+def coerce(name: str, value: Any) -> Any:
+    kind = FIELDS.get(name)
+    if kind is None:
+        raise InvalidInput(f"unknown profile field {name}; fields: {', '.join(FIELDS)}.")
+    if value is None or value == "":
+        return None
+    if kind == LIST:
+        items = value if isinstance(value, list) else str(value).split(",")
+        return [str(i).strip() for i in items if str(i).strip()]
+    if kind == DATE:
+        try:
+            day = date.fromisoformat(str(value))
+        except ValueError:
+            raise InvalidInput(f"{name} must be a date, YYYY-MM-DD.") from None
+        if day > clock.today():
+            raise InvalidInput(f"{name} {day} is in the future.")
+        return day.isoformat()
+    if kind == INT:
+        try:
+            number = int(str(value))
+        except ValueError:
+            raise InvalidInput(f"{name} must be a whole number.") from None
+        if name == "current_step" and not 1 <= number <= 12:
+            raise InvalidInput("current_step must be from 1 to 12.")
+        return number
+    return str(value)
+
+
+def load(vault: Vault) -> dict[str, Any]:
+    row = Profile.get_or_none(Profile.id == 1)
+    return vault.unseal(Profile, 1, row.payload) if row else {}
+
+
+def update(vault: Vault, changes: dict[str, Any]) -> dict[str, Any]:
+    """Apply changed fields (``None`` clears one) and return the whole profile."""
+    clean = {name: coerce(name, value) for name, value in changes.items()}
+    with vault.transaction():
+        current = load(vault)
+        merged = {k: v for k, v in {**current, **clean}.items() if v is not None}
+        sealed = vault.sealer.seal(Profile.kind(), 1, merged)
+        Profile.insert(
+            id=1, updated_at=clock.stamp(), payload=sealed
+        ).on_conflict_replace().execute()
+    return merged

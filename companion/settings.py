@@ -1,0 +1,29 @@
+"""Settings kept inside the vault (sealed), such as the API key and the chat model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion import clock
+from companion.vault import Vault
+from companion.vault.models import Setting
+
+
+def get(vault: Vault, key: str, default: Any = None) -> Any:
+    row = Setting.get_or_none(Setting.key == key)
+    if row is None:
+        return default
+    return vault.unseal(Setting, key, row.payload).get("value", default)
+
+
+def put(vault: Vault, key: str, value: Any) -> None:
+    sealed = vault.sealer.seal(Setting.kind(), key, {"value": value})
+    with vault.transaction():
+        Setting.insert(
+            key=key, updated_at=clock.stamp(), payload=sealed
+        ).on_conflict_replace().execute()
+
+
+def remove(vault: Vault, key: str) -> None:
+    with vault.transaction():
+        Setting.delete().where(Setting.key == key).execute()

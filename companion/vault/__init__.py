@@ -1,0 +1,5 @@
+"""The encrypted vault: storage, keys, backups and migrations. No user interface here."""
+
+from companion.vault.store import Vault
+
+__all__ = ["Vault"]

@@ -1,0 +1,97 @@
+"""The vault header: format, vault id and the two key slots, guarded by an unkeyed SHA-256.
+
+The checksum is not a security measure (anyone can recompute it); it tells a damaged header
+("vault damaged") apart from a wrong passphrase, which a failed key unwrap alone cannot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from companion.vault.crypto import FORMAT_VERSION, KdfParams, b64, canonical_json, unb64
+
+MAGIC = "companion-vault"
+
+
+class HeaderError(ValueError):
+    """The header is missing, fails its checksum, or asks for something we refuse."""
+
+
+@dataclass
+class Slot:
+    kind: str  # "passphrase" or "recovery"
+    kdf: dict[str, object]
+    nonce: bytes
+    wrapped: bytes
+    issued_at: str
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kdf": self.kdf,
+            "nonce": b64(self.nonce),
+            "wrapped": b64(self.wrapped),
+            "issued_at": self.issued_at,
+        }
+
+    @classmethod
+    def from_json(cls, kind: str, data: dict[str, object]) -> Slot:
+        return cls(
+            kind=kind,
+            kdf=dict(data["kdf"]),  # type: ignore[arg-type]
+            nonce=unb64(str(data["nonce"])),
+            wrapped=unb64(str(data["wrapped"])),
+            issued_at=str(data["issued_at"]),
+        )
+
+    def argon2(self) -> KdfParams:
+        return KdfParams.from_json(self.kdf)
+
+
+@dataclass
+class Header:
+    vault_id: str
+    created_at: str
+    slots: dict[str, Slot]
+
+    def to_body(self) -> str:
+        return canonical_json(
+            {
+                "magic": MAGIC,
+                "format": FORMAT_VERSION,
+                "vault_id": self.vault_id,
+                "created_at": self.created_at,
+                "slots": {kind: slot.to_json() for kind, slot in self.slots.items()},
+            }
+        ).decode("utf-8")
+
+    @staticmethod
+    def checksum(body: str) -> str:
+        return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+    @classmethod
+    def parse(cls, body: str, checksum: str) -> Header:
+        if cls.checksum(body) != checksum:
+            raise HeaderError("the vault header fails its checksum")
+        try:
+            data = json.loads(body)
+            if data.get("magic") != MAGIC:
+                raise HeaderError("this is not a Companion vault")
+            if data.get("format") != FORMAT_VERSION:
+                raise HeaderError(f"vault format {data.get('format')} is not supported")
+            slots = {k: Slot.from_json(k, v) for k, v in data["slots"].items()}
+            header = cls(str(data["vault_id"]), str(data["created_at"]), slots)
+        except HeaderError:
+            raise
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise HeaderError("the vault header is malformed") from exc
+        if "passphrase" not in slots or "recovery" not in slots:
+            raise HeaderError("the vault header lacks a key slot")
+        try:
+            problem = slots["passphrase"].argon2().problem()
+        except (ValueError, KeyError, TypeError) as exc:
+            raise HeaderError("the vault header names an unsupported key derivation") from exc
+        if problem:
+            raise HeaderError(f"the vault header asks for a refused key-derivation cost: {problem}")
+        return header

@@ -1,0 +1,61 @@
+"""Key slots: building a header, unlocking it, and re-wrapping the data key."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+from companion import clock
+from companion.vault import crypto
+from companion.vault.header import Header, Slot
+
+
+def passphrase_slot(vault_id: str, data_key: bytes, passphrase: str, kdf: crypto.KdfParams) -> Slot:
+    kek = crypto.derive_kek(passphrase, kdf)
+    nonce, wrapped = crypto.wrap_key(kek, data_key, crypto.slot_aad(vault_id, "passphrase"))
+    return Slot("passphrase", kdf.to_json(), nonce, wrapped, clock.stamp())
+
+
+def recovery_slot(vault_id: str, data_key: bytes) -> tuple[Slot, bytes]:
+    """A new recovery slot and the recovery key that opens it (shown once, never stored)."""
+    recovery_key = crypto.new_recovery_key()
+    salt = os.urandom(crypto.SALT_BYTES)
+    kek = crypto.recovery_kek(recovery_key, salt)
+    nonce, wrapped = crypto.wrap_key(kek, data_key, crypto.slot_aad(vault_id, "recovery"))
+    kdf = {"alg": "hkdf-sha256", "salt": crypto.b64(salt), "info": "companion recovery v1"}
+    return Slot("recovery", kdf, nonce, wrapped, clock.stamp()), recovery_key
+
+
+def new_header(passphrase: str, kdf: crypto.KdfParams) -> tuple[Header, bytes, bytes]:
+    """A fresh vault's header, its data key and its recovery key."""
+    vault_id = uuid.uuid4().hex
+    data_key = crypto.new_data_key()
+    slots = {"passphrase": passphrase_slot(vault_id, data_key, passphrase, kdf)}
+    slots["recovery"], recovery_key = recovery_slot(vault_id, data_key)
+    return Header(vault_id, clock.stamp(), slots), data_key, recovery_key
+
+
+def open_with_passphrase(header: Header, passphrase: str) -> bytes | None:
+    slot = header.slots["passphrase"]
+    kek = crypto.derive_kek(passphrase, slot.argon2())
+    return crypto.unwrap_key(
+        kek, slot.nonce, slot.wrapped, crypto.slot_aad(header.vault_id, "passphrase")
+    )
+
+
+def open_with_recovery_key(header: Header, recovery_key: bytes) -> bytes | None:
+    slot = header.slots["recovery"]
+    try:
+        salt = crypto.unb64(str(slot.kdf["salt"]))
+    except (KeyError, ValueError):
+        return None
+    kek = crypto.recovery_kek(recovery_key, salt)
+    return crypto.unwrap_key(
+        kek, slot.nonce, slot.wrapped, crypto.slot_aad(header.vault_id, "recovery")
+    )
+
+
+def same_cost_new_salt(header: Header) -> crypto.KdfParams:
+    """A passphrase change keeps the vault's calibrated cost but never reuses a salt."""
+    old = header.slots["passphrase"].argon2()
+    return crypto.KdfParams(old.time_cost, old.memory_kib, old.parallelism, os.urandom(16))

@@ -1,0 +1,109 @@
+"""Checking every record, checking a backup, and restoring one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from companion import clock
+from companion.errors import InvalidInput, RecordDamaged, VaultDamaged, WrongPassphrase
+from companion.paths import VaultPaths, private_dir
+from companion.vault import backup, keys
+from companion.vault.crypto import Sealer
+from companion.vault.lock import VaultLock
+from companion.vault.models import SEALED_TABLES
+from companion.vault.store import check_file, read_header
+
+
+@dataclass
+class VerifyReport:
+    counts: dict[str, int] = field(default_factory=dict)
+    damaged: list[tuple[str, str]] = field(default_factory=list)
+    structure: str = "ok"
+
+    @property
+    def clean(self) -> bool:
+        return not self.damaged and self.structure == "ok"
+
+
+def verify_connection(conn: sqlite3.Connection, sealer: Sealer) -> VerifyReport:
+    """Decrypt and authenticate every sealed value; report damage by kind and id only."""
+    report = VerifyReport()
+    result = conn.execute("PRAGMA integrity_check").fetchall()
+    if [r[0] for r in result] != ["ok"]:
+        report.structure = "; ".join(str(r[0]) for r in result[:5])
+    for model in SEALED_TABLES:
+        table, pk = model.kind(), model._meta.primary_key.column_name
+        count = 0
+        for rid, sealed in conn.execute(f'SELECT "{pk}", payload FROM "{table}"'):
+            count += 1
+            try:
+                sealer.open(table, rid, sealed)
+            except RecordDamaged:
+                report.damaged.append((table, str(rid)))
+        report.counts[table] = count
+    return report
+
+
+def verify_backup(file: Path, paths: VaultPaths, passphrase: str) -> VerifyReport:
+    """Open a backup read-only with the passphrase it was made under and check it all."""
+    if not file.is_file():
+        raise InvalidInput(f"no backup file at {file}.")
+    problem = check_file(file)
+    if problem:
+        raise VaultDamaged(f"the backup {file} is damaged ({problem}).")
+    header = read_header(file, VaultPaths(file.parent))
+    data_key = keys.open_with_passphrase(header, passphrase)
+    if data_key is None:
+        raise WrongPassphrase(
+            "that passphrase does not open this backup. A backup opens with the passphrase "
+            "that was current when it was made."
+        )
+    conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+    try:
+        return verify_connection(conn, Sealer(data_key, header.vault_id))
+    except sqlite3.DatabaseError:
+        raise VaultDamaged(
+            f"the backup {file} is damaged (its structure cannot be read)."
+        ) from None
+    finally:
+        conn.close()
+
+
+def restore(file: Path, paths: VaultPaths, passphrase: str) -> Path | None:
+    """Replace the vault with a checked backup; the current vault is kept aside.
+
+    Works when the current vault is damaged or missing: it is never opened.
+    Returns where the previous vault was moved, if there was one.
+    """
+    report = verify_backup(file, paths, passphrase)
+    if not report.clean:
+        raise VaultDamaged(
+            f"the backup {file} has damaged records ({len(report.damaged)}); it was not restored."
+        )
+    private_dir(paths.root)
+    lock = VaultLock.acquire(paths)
+    try:
+        aside = None
+        stamp = clock.now().strftime("%Y%m%d-%H%M%S")
+        if paths.db.exists():
+            folder = private_dir(paths.root / "replaced")
+            aside = folder / f"vault-{stamp}.db"
+            for src in paths.sidecars():
+                if src.exists():
+                    os.replace(src, folder / (aside.name + src.name[len(paths.db.name) :]))
+        incoming = paths.root / "vault.db.restoring"
+        with contextlib.suppress(FileNotFoundError):
+            incoming.unlink()
+        source = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+        try:
+            backup.copy_database(source, incoming, wal=True)
+        finally:
+            source.close()
+        os.replace(incoming, paths.db)
+        return aside
+    finally:
+        lock.release()

@@ -1,0 +1,110 @@
+"""Schema versions, kept in ``PRAGMA user_version``. Each step runs in its own transaction,
+after a backup, so a failed migration leaves the vault as it was.
+
+Version 1's DDL is frozen here as text: a new vault is created at version 1 and migrated, so
+every vault in the field took the same path.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+SCHEMA_V1 = [
+    'CREATE TABLE "header" ("id" INTEGER NOT NULL PRIMARY KEY, "body" TEXT NOT NULL, '
+    '"sha256" TEXT NOT NULL)',
+    'CREATE TABLE "checkin" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"date" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, '
+    '"memorized" INTEGER NOT NULL DEFAULT 0, "payload" BLOB NOT NULL)',
+    'CREATE UNIQUE INDEX "checkin_date" ON "checkin" ("date")',
+    'CREATE TABLE "journal_entry" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"created_at" TEXT NOT NULL, "local_date" TEXT NOT NULL, "updated_at" TEXT NOT NULL, '
+    '"memorized" INTEGER NOT NULL DEFAULT 0, "payload" BLOB NOT NULL)',
+    'CREATE INDEX "journal_entry_created_at" ON "journal_entry" ("created_at")',
+    'CREATE INDEX "journal_entry_local_date" ON "journal_entry" ("local_date")',
+    'CREATE TABLE "chat_session" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"started_at" TEXT NOT NULL, "ended_at" TEXT, "off_record" INTEGER NOT NULL DEFAULT 0, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE INDEX "chat_session_started_at" ON "chat_session" ("started_at")',
+    'CREATE TABLE "chat_message" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"session_id" INTEGER NOT NULL REFERENCES "chat_session" ("id") ON DELETE CASCADE, '
+    '"created_at" TEXT NOT NULL, "role" TEXT NOT NULL, '
+    '"memorized" INTEGER NOT NULL DEFAULT 0, "payload" BLOB NOT NULL)',
+    'CREATE INDEX "chat_message_session_id_id" ON "chat_message" ("session_id", "id")',
+    'CREATE TABLE "profile" ("id" INTEGER NOT NULL PRIMARY KEY, "updated_at" TEXT NOT NULL, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE TABLE "fact" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"category" TEXT NOT NULL, "tier" TEXT NOT NULL, "source" TEXT NOT NULL, '
+    '"pinned" INTEGER NOT NULL DEFAULT 0, "created_at" TEXT NOT NULL, '
+    '"updated_at" TEXT NOT NULL, "valid_until" TEXT, "expires_at" TEXT, '
+    '"deleted" INTEGER NOT NULL DEFAULT 0, '
+    '"supersedes_id" INTEGER REFERENCES "fact" ("id") ON DELETE SET NULL, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE INDEX "fact_supersedes_id" ON "fact" ("supersedes_id")',
+    'CREATE TABLE "daily_memory" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"date" TEXT NOT NULL, "covering_from" TEXT NOT NULL, "covering_to" TEXT NOT NULL, '
+    '"created_at" TEXT NOT NULL, "payload" BLOB NOT NULL)',
+    'CREATE INDEX "daily_memory_date" ON "daily_memory" ("date")',
+    'CREATE TABLE "session_summary" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"session_id" INTEGER NOT NULL UNIQUE REFERENCES "chat_session" ("id") ON DELETE CASCADE, '
+    '"tier" TEXT NOT NULL, "created_at" TEXT NOT NULL, "updated_at" TEXT NOT NULL, '
+    '"expires_at" TEXT, "payload" BLOB NOT NULL)',
+    'CREATE TABLE "extraction_run" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"started_at" TEXT NOT NULL, "finished_at" TEXT, "status" TEXT NOT NULL, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE TABLE "outbound_call" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"created_at" TEXT NOT NULL, "purpose" TEXT NOT NULL, "status" TEXT NOT NULL, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE INDEX "outbound_call_created_at" ON "outbound_call" ("created_at")',
+    'CREATE TABLE "setting" ("key" TEXT NOT NULL PRIMARY KEY, "updated_at" TEXT NOT NULL, '
+    '"payload" BLOB NOT NULL)',
+    'CREATE TABLE "draft" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+    '"draft_kind" TEXT NOT NULL, "ref_id" INTEGER, "updated_at" TEXT NOT NULL, '
+    '"payload" BLOB NOT NULL)',
+]
+
+
+def _v2_starred(conn: sqlite3.Connection) -> None:
+    """Schema 2: journal entries can be starred (jrnl and Day One carry a star)."""
+    conn.execute('ALTER TABLE "journal_entry" ADD COLUMN "starred" INTEGER NOT NULL DEFAULT 0')
+
+
+# STEPS[n] takes a vault from version n+1 to n+2.
+STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred]
+CURRENT_VERSION = 1 + len(STEPS)
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def create_v1(conn: sqlite3.Connection) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    for statement in SCHEMA_V1:
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("COMMIT")
+
+
+def pending(conn: sqlite3.Connection) -> bool:
+    return schema_version(conn) < CURRENT_VERSION
+
+
+def migrate(conn: sqlite3.Connection) -> list[int]:
+    """Apply every pending step; returns the versions reached. Newer-than-us is refused."""
+    version = schema_version(conn)
+    if version > CURRENT_VERSION:
+        raise RuntimeError(f"schema {version} is newer than this Companion ({CURRENT_VERSION})")
+    reached = []
+    while version < CURRENT_VERSION:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            STEPS[version - 1](conn)
+            conn.execute(f"PRAGMA user_version = {version + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        version += 1
+        reached.append(version)
+    return reached
