@@ -93,11 +93,18 @@ def read_header(path: Path, paths: VaultPaths) -> Header:
         raise _damaged(paths, str(exc)) from None
 
 
-def is_storage_error(exc: BaseException) -> bool:
-    if isinstance(exc, OSError):
-        return exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT)
-    text = str(exc).lower()
-    return any(word in text for word in ("full", "disk i/o", "too large", "file size"))
+def is_storage_error(exc: BaseException | None) -> bool:
+    """True when ``exc`` or what it arose from is "no space" (a failed COMMIT is often
+    followed by a failed ROLLBACK, which hides the first error)."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            return True
+        text = str(exc).lower()
+        if any(word in text for word in ("full", "disk i/o", "too large", "file size")):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 @contextlib.contextmanager

@@ -1,0 +1,217 @@
+"""The headless command line as a script would use it: real subprocesses, real vault."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import pty
+import subprocess
+from datetime import date
+
+import pytest
+
+from companion import clock
+from companion.activity import chat, checkins, journal
+from companion.activity.search import SearchIndex
+from companion.vault import Vault
+from companion.vault.models import CheckIn, JournalEntry
+from tests.conftest import PASSPHRASE, db_bytes, run_cli
+
+NOW = "2026-03-10T21:30:00+00:00"
+
+
+@pytest.fixture
+def cli(created, passfile):
+    paths, _ = created
+
+    def call(*args: str, **kw):
+        env = kw.pop("env", None)
+        from tests.conftest import child_env
+
+        return run_cli(
+            "--passphrase-file", str(passfile), *args, env=env or child_env(COMPANION_NOW=NOW), **kw
+        )
+
+    call.paths = paths  # type: ignore[attr-defined]
+    return call
+
+
+def test_checkin_then_partial_update_keeps_the_rest(cli) -> None:
+    first = cli(
+        "checkin",
+        "--mood",
+        "6",
+        "--cravings",
+        "3",
+        "--sleep",
+        "7.5",
+        "--sober",
+        "yes",
+        "--note",
+        "long day",
+    )
+    assert first.returncode == 0, first.stderr
+    assert "2026-03-10" in first.stdout
+    again = cli("checkin", "--cravings", "5")
+    assert again.returncode == 0
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        saved = checkins.get(vault, date(2026, 3, 10))
+    assert saved is not None
+    assert saved.values == {
+        "mood": 6,
+        "cravings": 5,
+        "sleep_hours": 7.5,
+        "sober": True,
+        "note": "long day",
+    }
+
+
+def test_backfill_yesterday_and_a_date(cli) -> None:
+    assert cli("checkin", "--date", "yesterday", "--mood", "4").returncode == 0
+    assert cli("checkin", "--date", "2026-01-02", "--mood", "9").returncode == 0
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        days = [c.date.isoformat() for c in checkins.all_checkins(vault)]
+    assert days == ["2026-01-02", "2026-03-09"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--mood", "11"], "mood 11 is out of range"),
+        (["--mood", "0"], "mood 0 is out of range"),
+        (["--mood", "seven"], "mood must be a whole number"),
+        (["--cravings", "-1"], "cravings -1 is out of range"),
+        (["--sleep", "25"], "sleep 25 is out of range"),
+        (["--sleep", "nan"], "sleep nan is out of range"),
+        (["--sober", "maybe"], "sober must be yes or no"),
+        (["--urge", "12"], "urge intensity 12 is out of range"),
+        (["--date", "2026-03-11", "--mood", "5"], "is in the future"),
+        (["--date", "03/01/2026", "--mood", "5"], "is not a date"),
+    ],
+)
+def test_bad_checkin_values_write_nothing(cli, args, message) -> None:
+    before = db_bytes(cli.paths)
+    result = cli("checkin", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert db_bytes(cli.paths) == before
+
+
+def test_edit_after_memorization_clears_the_mark(vault: Vault) -> None:
+    day = clock.today()
+    saved = checkins.record(vault, day, mood=5)
+    CheckIn.update(memorized=True).where(CheckIn.id == saved.id).execute()
+    checkins.record(vault, day, note="more to say")
+    assert CheckIn.get_by_id(saved.id).memorized is False
+    entry = journal.add(vault, "words")
+    vault.update(JournalEntry, entry.id, memorized=True)
+    journal.edit(vault, entry.id, "better words")
+    assert journal.get(vault, entry.id).memorized is False
+
+
+def test_journal_add_list_show_search(cli) -> None:
+    added = cli(
+        "journal",
+        "add",
+        "Called my sponsor after the #meeting",
+        "--tag",
+        "Recovery",
+        "--title",
+        "Tuesday",
+    )
+    assert added.returncode == 0, added.stderr
+    assert "#recovery" in added.stdout and "#meeting" in added.stdout
+    cli("journal", "add", "Quiet evening, read a book")
+    listed = cli("journal", "list", "-n", "5")
+    lines = listed.stdout.strip().splitlines()
+    assert "Quiet evening" in lines[0] and "Tuesday" in lines[1]
+    shown = cli("journal", "show", "1")
+    assert "# Tuesday" in shown.stdout and "Called my sponsor" in shown.stdout
+    found = cli("journal", "search", "SPONSOR")
+    assert "journal 1" in found.stdout and "Quiet" not in found.stdout
+    missing = cli("journal", "show", "99")
+    assert missing.returncode == 2 and "no journal entry 99" in missing.stderr
+
+
+def test_one_megabyte_entry_through_stdin(cli) -> None:
+    text = ("I am writing a very long entry. " * 33_000)[:1_000_000] + "\nthe end ✓"
+    result = cli("journal", "add", "-", input=text.encode("utf-8"))
+    assert result.returncode == 0, result.stderr
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        assert journal.get(vault, 1).text == text
+
+
+def test_markup_and_escape_sequences_are_stored_exactly_and_shown_inert(cli) -> None:
+    text = "[bold red]not markup[/] \x1b[2J\x1b[31mred\x07 end"
+    assert cli("journal", "add", text).returncode == 0
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        assert journal.get(vault, 1).text == text
+    piped = cli("journal", "show", "1")
+    assert text in piped.stdout  # a pipe gets the exact bytes, for scripts
+    primary, secondary = pty.openpty()
+    try:
+        on_tty = cli(
+            "journal", "show", "1", stdout=secondary, stderr=subprocess.PIPE, capture_output=False
+        )
+        os.close(secondary)
+        screen = b""
+        while chunk := _read(primary):
+            screen += chunk
+    finally:
+        os.close(primary)
+    assert on_tty.returncode == 0
+    assert b"\x1b" not in screen and b"\x07" not in screen
+    assert b"\\x1b[2J" in screen and b"[bold red]not markup[/]" in screen
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:  # EIO once the child has closed its end
+        return b""
+
+
+def test_search_covers_notes_and_chats(vault: Vault) -> None:
+    checkins.record(vault, clock.today(), mood=5, note="the lighthouse walk helped")
+    session = chat.start(vault)
+    chat.add_message(vault, session.id, "user", "I keep thinking about the lighthouse")
+    journal.add(vault, "nothing relevant")
+    hits = SearchIndex.build(vault).search("lighthouse")
+    assert sorted(h.kind for h in hits) == ["chat", "checkin"]
+
+
+def test_export_formats(cli, tmp_path) -> None:
+    cli("checkin", "--mood", "7", "--note", 'steady, "quoted"')
+    cli("journal", "add", "An entry with, commas\nand lines", "--tag", "x")
+    out = tmp_path / "all.json"
+    assert cli("export", "--format", "json", "-o", str(out)).returncode == 0
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+    data = json.loads(out.read_text())
+    assert data["journal"][0]["text"] == "An entry with, commas\nand lines"
+    assert data["checkins"][0]["note"] == 'steady, "quoted"'
+    rows = list(csv.DictReader(io.StringIO(cli("export", "--format", "csv").stdout)))
+    assert [r["kind"] for r in rows] == ["checkin", "journal"]
+    assert rows[1]["text"] == "An entry with, commas\nand lines"
+    markdown = cli("export", "--format", "markdown").stdout
+    assert "## Journal" in markdown and "An entry with, commas" in markdown
+
+
+def test_unreadable_passphrase_file(created, tmp_path) -> None:
+    result = run_cli("--passphrase-file", str(tmp_path / "nope"), "journal", "list")
+    assert result.returncode == 2
+    assert "cannot read the passphrase file" in result.stderr
+
+
+def test_no_passphrase_without_a_terminal(created) -> None:
+    result = run_cli("journal", "list", input="")
+    assert result.returncode == 2 and "--passphrase-file" in result.stderr
+
+
+def test_passphrase_from_environment(created) -> None:
+    from tests.conftest import child_env
+
+    result = run_cli("journal", "list", env=child_env(COMPANION_PASSPHRASE=PASSPHRASE))
+    assert result.returncode == 0 and "no entries yet" in result.stdout

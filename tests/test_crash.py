@@ -1,0 +1,121 @@
+"""Real processes killed with SIGKILL at random moments, and a disk that fills up.
+
+The writer prints a line only after a write returned, so every printed write must survive.
+Random kill points come from killing after a random number of lines, and (for the passphrase
+change, whose commit is a tiny window after the key derivation) after a random short wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from companion.activity import chat, journal
+from companion.errors import WrongPassphrase
+from companion.vault import Vault, crypto
+from companion.vault.maintenance import verify_connection
+from tests.conftest import PASSPHRASE, child_env, run_cli
+
+ROUNDS = 100
+
+
+def spawn(paths, mode: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.helpers.writer", str(paths.root), mode],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=child_env(COMPANION_PASSPHRASE=PASSPHRASE, **env),
+    )
+
+
+@pytest.mark.slow
+def test_kill_9_writer_loses_no_returned_write(created) -> None:
+    paths, _ = created
+    rng = random.Random(20261122)
+    promised: list[tuple[str, int, int]] = []
+    for _ in range(ROUNDS):
+        proc = spawn(paths, "journal")
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n"
+        for _ in range(rng.randrange(0, 12)):
+            kind, rid, i = proc.stdout.readline().split()
+            promised.append((kind, int(rid), int(i)))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+    assert len(promised) > ROUNDS * 3
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        report = verify_connection(vault.conn, vault.sealer)
+        assert report.clean, report.damaged
+        messages = {}
+        for session in chat.sessions(vault, limit=10_000):
+            messages.update({m.id: m.content for m in chat.messages(vault, session.id)})
+        for kind, rid, i in promised:
+            text = journal.get(vault, rid).text if kind == "journal" else messages[rid]
+            assert text.startswith(f"entry {i} ")
+            assert len(text) == len(f"entry {i} ") + i * 37 % 3000
+
+
+@pytest.mark.slow
+def test_passphrase_change_killed_at_random_points(created) -> None:
+    paths, recovery = created
+    other = "the other passphrase"
+    rng = random.Random(7)
+    for _ in range(30):
+        proc = spawn(paths, "passwd", OTHER_PASSPHRASE=other)
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "ready\n"
+        seen = PASSPHRASE  # the child starts from PASSPHRASE and flips it
+        for _ in range(rng.randrange(0, 3)):
+            seen = proc.stdout.readline().split(" ", 1)[1].rstrip("\n")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=rng.uniform(0, 0.3))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdout.close()
+        opens = []
+        for candidate in (PASSPHRASE, other):
+            try:
+                Vault.unlock(paths, candidate, daily_backup=False).close()
+                opens.append(candidate)
+            except WrongPassphrase:
+                pass
+        assert len(opens) == 1, "exactly one of old or new passphrase must open the vault"
+        assert opens[0] in (seen, other if seen == PASSPHRASE else PASSPHRASE)
+        Vault.unlock(
+            paths, recovery_key=crypto.parse_recovery_key(recovery), daily_backup=False
+        ).close()
+        if opens[0] != PASSPHRASE:  # set it back for the next round
+            with Vault.unlock(paths, opens[0], daily_backup=False) as vault:
+                vault.change_passphrase(PASSPHRASE)
+
+
+def test_disk_full_gives_a_clear_error_and_keeps_old_data(created, passfile) -> None:
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:  # also writes today's backup
+        for i in range(20):
+            journal.add(vault, f"kept entry {i}")
+    limit = paths.db.stat().st_size + 64 * 1024
+
+    def small_disk() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    big = "a long entry that will not fit " * 40_000
+    result = run_cli(
+        "--passphrase-file", str(passfile), "journal", "add", "-", input=big, preexec_fn=small_disk
+    )
+    assert result.returncode == 74, result.stderr
+    assert "disk is full" in result.stderr and "Nothing was changed" in result.stderr
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        assert verify_connection(vault.conn, vault.sealer).clean
+        assert journal.count() == 20
+        assert [e.text for e in journal.newest(vault, 1)] == ["kept entry 19"]
+    assert os.environ.get("COMPANION_HOME")  # the child ran against the test's own folder

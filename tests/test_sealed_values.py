@@ -1,0 +1,129 @@
+"""Sealed values: any flipped bit, or a value moved to another row, field or vault, fails
+with an error naming the record, and every other record still reads."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from companion.activity import journal
+from companion.errors import RecordDamaged
+from companion.vault import Vault, crypto
+from companion.vault.crypto import Sealer
+from companion.vault.maintenance import verify_connection
+
+KEY = bytes(range(32))
+
+
+def flip(blob: bytes, index: int) -> bytes:
+    data = bytearray(blob)
+    data[index] ^= 0x01
+    return bytes(data)
+
+
+def test_round_trip_and_padding() -> None:
+    sealer = Sealer(KEY, "vault-a")
+    for size in (0, 1, 251, 252, 253, 1000):
+        blob = sealer.seal("journal_entry", 7, {"text": "a" * size})
+        assert sealer.open("journal_entry", 7, blob) == {"text": "a" * size}
+        # version byte + nonce + padded body (multiple of 256) + tag
+        assert (len(blob) - 1 - 12 - 16) % 256 == 0
+
+
+def test_same_plaintext_never_gives_same_ciphertext() -> None:
+    sealer = Sealer(KEY, "vault-a")
+    assert sealer.seal("fact", 1, {"t": "x"}) != sealer.seal("fact", 1, {"t": "x"})
+
+
+@pytest.mark.parametrize(
+    ("where", "index"),
+    [
+        ("version", 0),
+        ("nonce", 1),
+        ("nonce", 12),
+        ("body", 13),
+        ("body", 100),
+        ("tag", -1),
+        ("tag", -16),
+    ],
+)
+def test_flipped_bit_names_the_record(where: str, index: int) -> None:
+    sealer = Sealer(KEY, "vault-a")
+    blob = sealer.seal("journal_entry", 42, {"text": "private words"})
+    with pytest.raises(RecordDamaged) as info:
+        sealer.open("journal_entry", 42, flip(blob, index))
+    assert "journal_entry 42" in str(info.value)
+    assert "private words" not in str(info.value)
+
+
+def test_moved_values_fail() -> None:
+    sealer = Sealer(KEY, "vault-a")
+    blob = sealer.seal("journal_entry", 1, {"text": "one"})
+    for kind, rid in (("journal_entry", 2), ("chat_message", 1), ("fact", 1)):
+        with pytest.raises(RecordDamaged):
+            sealer.open(kind, rid, blob)
+    with pytest.raises(RecordDamaged):
+        Sealer(KEY, "vault-b").open("journal_entry", 1, blob)
+    with pytest.raises(RecordDamaged):
+        sealer.open_bytes(
+            "journal_entry", 1, "title", sealer.seal_bytes("journal_entry", 1, "text", b"x")
+        )
+
+
+def test_swapped_rows_in_the_database_are_caught(vault: Vault) -> None:
+    first = journal.add(vault, "first entry").id
+    second = journal.add(vault, "second entry").id
+    third = journal.add(vault, "third entry").id
+    conn = vault.conn
+    a = conn.execute("SELECT payload FROM journal_entry WHERE id=?", (first,)).fetchone()[0]
+    b = conn.execute("SELECT payload FROM journal_entry WHERE id=?", (second,)).fetchone()[0]
+    conn.execute("UPDATE journal_entry SET payload=? WHERE id=?", (b, first))
+    conn.execute("UPDATE journal_entry SET payload=? WHERE id=?", (a, second))
+    report = verify_connection(conn, vault.sealer)
+    assert sorted(report.damaged) == [("journal_entry", str(first)), ("journal_entry", str(second))]
+    assert journal.get(vault, third).text == "third entry"
+
+
+def test_value_moved_to_another_table_is_caught(vault: Vault) -> None:
+    from companion.activity import chat
+
+    entry = journal.add(vault, "journal words").id
+    session = chat.start(vault, "s").id
+    msg = chat.add_message(vault, session, "user", "chat words").id
+    conn = vault.conn
+    blob = conn.execute("SELECT payload FROM journal_entry WHERE id=?", (entry,)).fetchone()[0]
+    conn.execute("UPDATE chat_message SET payload=? WHERE id=?", (blob, msg))
+    with pytest.raises(RecordDamaged) as info:
+        chat.messages(vault, session)
+    assert f"chat_message {msg}" in str(info.value)
+    assert journal.get(vault, entry).text == "journal words"
+
+
+def test_bit_flipped_on_disk_is_reported_by_verify(created, passfile) -> None:
+    from tests.conftest import PASSPHRASE, run_cli
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        ids = [journal.add(vault, f"entry number {i}").id for i in range(3)]
+    conn = sqlite3.connect(paths.db)
+    blob = conn.execute("SELECT payload FROM journal_entry WHERE id=?", (ids[1],)).fetchone()[0]
+    conn.execute("UPDATE journal_entry SET payload=? WHERE id=?", (flip(blob, 40), ids[1]))
+    conn.commit()
+    conn.close()
+    result = run_cli("--passphrase-file", str(passfile), "verify")
+    assert result.returncode == 65
+    assert f"DAMAGED: journal_entry {ids[1]}" in result.stdout
+    shown = run_cli("--passphrase-file", str(passfile), "journal", "show", str(ids[2]))
+    assert shown.returncode == 0 and "entry number 2" in shown.stdout
+    broken = run_cli("--passphrase-file", str(passfile), "journal", "show", str(ids[1]))
+    assert broken.returncode == 65
+    assert f"journal_entry {ids[1]} is damaged" in broken.stderr
+
+
+def test_recovery_key_text_form() -> None:
+    key = crypto.new_recovery_key()
+    text = crypto.format_recovery_key(key)
+    assert len(text.replace("-", "")) == 32 and len(key) * 8 >= 128
+    assert crypto.parse_recovery_key(text.lower().replace("-", " ")) == key
+    assert crypto.parse_recovery_key(text.replace("O", "0").replace("I", "1")) == key
