@@ -1,0 +1,26 @@
+"""Timing helpers: medians of several runs, because machines here are shared and noisy."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+
+def median_ms(fn: Callable[[], object], runs: int = 5, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - started) * 1000)
+    return statistics.median(samples)
+
+
+def row(label: str, value: float, unit: str = "ms", target: str = "") -> None:
+    if unit == "count":
+        shown = f"{value:,.0f}"
+    else:
+        shown = f"{value:,.1f} {unit}" if unit else f"{value:,.2f}"
+    print(f"  {label:<48} {shown:>14}  {target}")

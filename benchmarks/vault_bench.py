@@ -1,0 +1,196 @@
+"""Vault benchmark on a ten-year vault. Prints medians; run from the repository root:
+
+    python -m benchmarks.vault_bench [--jrnl PATH] [--runs N] [--keep DIR]
+
+With jrnl available (on PATH or --jrnl), it also builds the same 10,000 entries as an encrypted
+jrnl journal and compares adding one entry and searching, as whole commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.common import median_ms, row
+from benchmarks.tenyear import PASSPHRASE, Sizes, build, journal_entries
+from companion.activity import journal
+from companion.activity.search import SearchIndex
+from companion.vault import Vault, keys
+from companion.vault.maintenance import verify_connection
+
+ENTRY = " ".join(["Today I noticed the urge at four and called my sponsor instead."] * 25)
+QUERIES = ["sponsor", "kitchen rain", "grateful sister", "lighthouse", "meditate honest"]
+
+
+def machine() -> str:
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def bench_in_process(paths, runs: int) -> None:
+    header_kdf = None
+    vault = Vault.unlock(paths, PASSPHRASE)  # today's daily backup, outside the timings
+    header_kdf = vault.header.slots["passphrase"].argon2()
+    vault.close()
+    print(
+        f"\nIn process ({runs} runs each, medians); KDF: t={header_kdf.time_cost}, "
+        f"m={header_kdf.memory_kib // 1024} MiB, p={header_kdf.parallelism}"
+    )
+    kdf = median_ms(lambda: keys.open_with_passphrase(vault.header, PASSPHRASE), runs)
+    row("key derivation alone", kdf)
+    unlock = median_ms(lambda: Vault.unlock(paths, PASSPHRASE).close(), runs)
+    row("unlock (derive + open + checks)", unlock, target="target <= 1000 ms")
+
+    vault = Vault.unlock(paths, PASSPHRASE)
+    try:
+        add = median_ms(lambda: journal.add(vault, ENTRY), runs * 4)
+        row("add a journal entry (fsync'd)", add, target="target <= 20 ms")
+        ref = reference_insert(paths.root / "reference.db", runs * 4)
+        row("  reference: bare SQLite insert, same size", ref)
+        row("  ratio add / reference", add / ref, unit="")
+        newest = median_ms(lambda: journal.newest(vault, 50), runs * 4)
+        row("list the newest 50 entries", newest, target="target <= 50 ms")
+        build_ms = median_ms(lambda: SearchIndex.build(vault), max(3, runs // 2), warmup=0)
+        row("build the in-memory search index (after unlock)", build_ms)
+        index = SearchIndex.build(vault)
+        row("  documents indexed", len(index), unit="count")
+        search = median_ms(lambda: [index.search(q) for q in QUERIES], runs) / len(QUERIES)
+        row("search all text (index built)", search, target="target <= 300 ms")
+        verify = median_ms(lambda: verify_connection(vault.conn, vault.sealer), 3, warmup=0)
+        row("verify every record", verify)
+    finally:
+        vault.close()
+    row("file size", paths.db.stat().st_size / 2**20, unit="MiB")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    row("peak memory of this process", peak, unit="MiB")
+
+
+def reference_insert(path: Path, runs: int) -> float:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, b BLOB)")
+    blob = os.urandom(len(ENTRY) + 300)
+
+    def insert() -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("INSERT INTO t (b) VALUES (?)", (blob,))
+        conn.execute("COMMIT")
+
+    try:
+        return median_ms(insert, runs)
+    finally:
+        conn.close()
+
+
+def companion_cmd(paths, *args: str) -> list[str]:
+    return [sys.executable, "-m", "companion", "--data-dir", str(paths.root), *args]
+
+
+def bench_commands(paths, runs: int, jrnl: str | None, workdir: Path) -> None:
+    env = {**os.environ, "COMPANION_PASSPHRASE": PASSPHRASE}
+    print(f"\nWhole commands ({runs} runs each, medians)")
+    add = median_ms(lambda: run(companion_cmd(paths, "journal", "add", ENTRY), env), runs)
+    row("companion journal add", add)
+    search = median_ms(lambda: run(companion_cmd(paths, "journal", "search", "sponsor"), env), runs)
+    row("companion journal search (builds its index)", search)
+    if not jrnl:
+        print("  jrnl not found: install it (pip install jrnl keyrings.alt) or pass --jrnl")
+        return
+    jenv = setup_jrnl(jrnl, workdir)
+    jadd = median_ms(lambda: run([jrnl, ENTRY], jenv), runs)
+    row("jrnl add (rewrites its whole encrypted file)", jadd)
+    jsearch = median_ms(lambda: run([jrnl, "-contains", "sponsor", "--short"], jenv), runs)
+    row("jrnl -contains", jsearch)
+    row("ratio jrnl add / companion add", jadd / add, unit="", target="target >= 5")
+    row("ratio jrnl search / companion search", jsearch / search, unit="")
+
+
+def run(cmd: list[str], env: dict[str, str]) -> None:
+    result = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise SystemExit(f"{cmd[:4]} failed: {result.stderr[-500:]}")
+
+
+def setup_jrnl(jrnl: str, workdir: Path) -> dict[str, str]:
+    """An encrypted jrnl journal holding the same 10,000 entries, password in a keyring."""
+    home = workdir / "jrnl-home"
+    (home / "config" / "jrnl").mkdir(parents=True)
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "PYTHON_KEYRING_BACKEND": "keyrings.alt.file.PlaintextKeyring",
+    }
+    journal_file = home / "journal.txt"
+    lines = []
+    for moment, title, text in journal_entries(Sizes()):
+        head = title + "." if title else text.split(" ", 3)[0].capitalize() + "."
+        lines.append(f"[{moment:%Y-%m-%d %I:%M:%S %p}] {head} {text}\n\n")
+    (home / "config" / "jrnl" / "jrnl.yaml").write_text(
+        "journals:\n  default:\n    journal: " + str(journal_file) + "\n"
+        "encrypt: true\neditor: ''\ntemplate: false\ndefault_hour: 9\ndefault_minute: 0\n"
+        "timeformat: '%F %r'\ntagsymbols: '#@'\nhighlight: false\nlinewrap: 79\n"
+        "indent_character: '|'\ncolors: {body: none, date: none, tags: none, title: none}\n"
+        "version: v4.6\n"
+    )
+    python = str(Path(jrnl).resolve().parent / "python")
+    script = (
+        "import sys, keyring\n"
+        "from jrnl.encryption.Jrnlv3Encryption import Jrnlv3Encryption\n"
+        "keyring.set_password('jrnl', 'default', sys.argv[2])\n"
+        "enc = Jrnlv3Encryption('default', {})\n"
+        "enc.password = sys.argv[2]\n"
+        "open(sys.argv[1], 'wb').write(enc.encrypt(sys.stdin.read()))\n"
+    )
+    subprocess.run(
+        [python, "-c", script, str(journal_file), PASSPHRASE],
+        input="".join(lines),
+        text=True,
+        env=env,
+        check=True,
+    )
+    started = time.perf_counter()
+    run([jrnl, "-n", "1", "--short"], env)
+    print(
+        f"  jrnl journal ready ({len(lines):,} entries, "
+        f"{journal_file.stat().st_size / 2**20:.1f} MiB encrypted); "
+        f"one read: {(time.perf_counter() - started) * 1000:,.0f} ms"
+    )
+    return env
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--jrnl", default=shutil.which("jrnl"), help="path to the jrnl command")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", type=Path, help="build the vault here (reused if present)")
+    args = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="companion-bench-"))
+    root = args.keep or workdir / "vault"
+    print(f"Companion vault benchmark on {machine()}")
+    if not (root / "vault.db").exists():
+        started = time.perf_counter()
+        build(root)
+        print(f"built the ten-year vault in {time.perf_counter() - started:,.1f} s")
+    from companion.paths import VaultPaths
+
+    paths = VaultPaths(root)
+    try:
+        bench_in_process(paths, args.runs)
+        bench_commands(paths, args.runs, args.jrnl, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
