@@ -69,8 +69,18 @@ def _v2_starred(conn: sqlite3.Connection) -> None:
     conn.execute('ALTER TABLE "journal_entry" ADD COLUMN "starred" INTEGER NOT NULL DEFAULT 0')
 
 
+def _v3_follow_ups(conn: sqlite3.Connection) -> None:
+    """Schema 3: follow-ups ("remind me to...") that the user can mark done."""
+    conn.execute(
+        'CREATE TABLE "follow_up" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+        '"created_at" TEXT NOT NULL, "due_date" TEXT, "done_at" TEXT, '
+        '"daily_memory_id" INTEGER REFERENCES "daily_memory" ("id") ON DELETE SET NULL, '
+        '"payload" BLOB NOT NULL)'
+    )
+
+
 # STEPS[n] takes a vault from version n+1 to n+2.
-STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred]
+STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred, _v3_follow_ups]
 CURRENT_VERSION = 1 + len(STEPS)
 
 

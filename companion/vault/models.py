@@ -178,6 +178,20 @@ class Draft(Record):
         table_name = "draft"
 
 
+class FollowUp(Record):
+    id = pw.IntegerField(primary_key=True)
+    created_at = pw.TextField()
+    due_date = pw.TextField(null=True)
+    done_at = pw.TextField(null=True)
+    daily_memory = pw.ForeignKeyField(
+        DailyMemory, null=True, on_delete="SET NULL", column_name="daily_memory_id"
+    )
+    payload = pw.BlobField()
+
+    class Meta:
+        table_name = "follow_up"
+
+
 SEALED_TABLES: list[type[Record]] = [
     CheckIn,
     JournalEntry,
@@ -191,5 +205,6 @@ SEALED_TABLES: list[type[Record]] = [
     OutboundCall,
     Setting,
     Draft,
+    FollowUp,
 ]
 ALL_TABLES: list[type[pw.Model]] = [HeaderRow, *SEALED_TABLES]
