@@ -66,8 +66,13 @@ def save(config: Config) -> None:
         f"region = {_quote(config.region)}",
     ]
     for line in config.crisis_lines:
-        lines += ["", "[[crisis_lines]]", f"name = {_quote(line.name)}",
-                  f"contact = {_quote(line.contact)}", f"note = {_quote(line.note)}"]
+        lines += [
+            "",
+            "[[crisis_lines]]",
+            f"name = {_quote(line.name)}",
+            f"contact = {_quote(line.contact)}",
+            f"note = {_quote(line.note)}",
+        ]
     private_dir(config_dir())
     with open_private(path()) as handle:
         handle.write("\n".join(lines) + "\n")

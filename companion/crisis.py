@@ -42,6 +42,8 @@ def lines_for(config: Config) -> list[CrisisLine]:
 
 
 def as_text(config: Config) -> str:
-    rows = [f"- {line.name}: {line.contact}" + (f" ({line.note})" if line.note else "")
-            for line in lines_for(config)]
+    rows = [
+        f"- {line.name}: {line.contact}" + (f" ({line.note})" if line.note else "")
+        for line in lines_for(config)
+    ]
     return "\n".join([*rows, EMERGENCY])

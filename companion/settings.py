@@ -8,11 +8,21 @@ from companion import clock
 from companion.vault import Vault
 from companion.vault.models import Setting
 
+PROVIDERS = ("anthropic", "local", "none")
+DEFAULTS: dict[str, Any] = {
+    "provider": "anthropic",
+    "chat_model": "claude-sonnet-4-5",
+    "extraction_model": "claude-haiku-4-5",
+    "local_base_url": "http://localhost:11434/v1",
+    "local_model": "llama3.2",
+    "anthropic_api_key": "",
+}
+
 
 def get(vault: Vault, key: str, default: Any = None) -> Any:
     row = Setting.get_or_none(Setting.key == key)
     if row is None:
-        return default
+        return DEFAULTS.get(key) if default is None else default
     return vault.unseal(Setting, key, row.payload).get("value", default)
 
 

@@ -215,3 +215,16 @@ def test_passphrase_from_environment(created) -> None:
 
     result = run_cli("journal", "list", env=child_env(COMPANION_PASSPHRASE=PASSPHRASE))
     assert result.returncode == 0 and "no entries yet" in result.stdout
+
+
+def test_profile_show_and_set(cli) -> None:
+    assert cli("profile", "set", "preferred_name", "Sam").returncode == 0
+    assert cli("profile", "set", "known_triggers", "work stress, late nights").returncode == 0
+    bad = cli("profile", "set", "recovery_start_date", "2027-01-01")
+    assert bad.returncode == 2 and "in the future" in bad.stderr
+    unknown = cli("profile", "set", "favourite_colour", "blue")
+    assert unknown.returncode == 2 and "unknown profile field" in unknown.stderr
+    shown = json.loads(cli("profile", "show", "--json").stdout)
+    assert shown == {"preferred_name": "Sam", "known_triggers": ["work stress", "late nights"]}
+    assert cli("profile", "set", "preferred_name", "").returncode == 0
+    assert "preferred_name" not in json.loads(cli("profile", "show", "--json").stdout)

@@ -115,3 +115,9 @@ def delete(vault: Vault, session_id: int) -> None:
     _session_row(session_id)
     with vault.transaction():
         ChatSession.delete().where(ChatSession.id == session_id).execute()
+
+
+def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
+    """Off the record: kept in history, never memorized, recalled or extracted."""
+    _session_row(session_id)
+    vault.update(ChatSession, session_id, off_record=off_record)

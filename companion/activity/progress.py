@@ -69,9 +69,16 @@ def log_slip(vault: Vault, day: date) -> dict[str, Any]:
         history = list(current.get("recovery_history", []))
         start = current.get("recovery_start_date")
         if start:
-            history.append({"start": start, "end": day.isoformat(),
-                            "days": (day - date.fromisoformat(start)).days})
+            history.append(
+                {
+                    "start": start,
+                    "end": day.isoformat(),
+                    "days": (day - date.fromisoformat(start)).days,
+                }
+            )
         current.update(recovery_start_date=day.isoformat(), recovery_history=history)
         sealed = vault.sealer.seal(Profile.kind(), 1, current)
-        Profile.insert(id=1, updated_at=clock.stamp(), payload=sealed).on_conflict_replace().execute()
+        Profile.insert(
+            id=1, updated_at=clock.stamp(), payload=sealed
+        ).on_conflict_replace().execute()
     return current

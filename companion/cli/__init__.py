@@ -10,15 +10,7 @@ from companion import __version__, logs
 from companion.errors import CompanionError
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from companion.cli import activity_cmds, vault_cmds
-
-    parser = argparse.ArgumentParser(
-        prog="companion",
-        description="A private companion for recovery and journaling. "
-        "With no command, opens the full-screen app.",
-    )
-    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+def global_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", metavar="DIR", help="vault folder (or COMPANION_HOME)")
     parser.add_argument(
         "--passphrase-file", metavar="FILE", help="read the passphrase from the first line of FILE"
@@ -28,13 +20,42 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="write a debug log (no personal content) to the log folder",
     )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from companion.cli import activity_cmds, vault_cmds
+
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="A private companion for recovery and journaling. "
+        "With no command, opens the full-screen app.",
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    global_options(parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     vault_cmds.register(commands)
     activity_cmds.register(commands)
     return parser
 
 
+def open_app(args: argparse.Namespace) -> int:
+    """The full-screen app. Only Textual and the unlock screen load before the first paint."""
+    from companion.paths import VaultPaths, resolve_data_dir
+    from companion.tui.app import run
+
+    run(VaultPaths(resolve_data_dir(args.data_dir)))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    quick = argparse.ArgumentParser(add_help=False)
+    global_options(quick)
+    known, rest = quick.parse_known_args(argv)
+    if not rest and sys.stdout.isatty() and sys.stdin.isatty():
+        logs.configure(logs.debug_requested(known.debug))
+        logs.install_excepthook()
+        return open_app(known)
     parser = build_parser()
     args = parser.parse_args(argv)
     logs.configure(logs.debug_requested(args.debug))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -57,6 +58,16 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.add_argument("id", type=int)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p.set_defaults(handler=cmd_journal_delete)
+
+    profile_parser = commands.add_parser("profile", help="show or change your profile")
+    sub = profile_parser.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
+    p = sub.add_parser("show", help="print the profile")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_profile_show)
+    p = sub.add_parser("set", help="set one field (an empty VALUE clears it)")
+    p.add_argument("field", metavar="FIELD")
+    p.add_argument("value", metavar="VALUE", help="lists are comma-separated")
+    p.set_defaults(handler=cmd_profile_set)
 
     p = commands.add_parser("export", help="write everything out in plain text")
     p.add_argument("--format", choices=FORMATS, default="json")
@@ -161,6 +172,31 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
                 return 0
         journal.delete(vault, entry.id)
     print(f"deleted entry {args.id}")
+    return 0
+
+
+def cmd_profile_show(args: argparse.Namespace) -> int:
+    from companion import profile
+
+    with unlocked(args) as vault:
+        current = profile.load(vault)
+    if args.json:
+        sys.stdout.write(json.dumps(current, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    for name in profile.FIELDS:
+        value = current.get(name)
+        shown = ", ".join(value) if isinstance(value, list) else ("" if value is None else value)
+        out(f"{name:<24} {shown}")
+    return 0
+
+
+def cmd_profile_set(args: argparse.Namespace) -> int:
+    from companion import profile
+
+    profile.coerce(args.field, args.value)  # refuse bad input before asking for a passphrase
+    with unlocked(args) as vault:
+        profile.update(vault, {args.field: args.value or None})
+    print(f"{args.field} {'cleared' if not args.value else 'saved'}")
     return 0
 
 

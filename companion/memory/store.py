@@ -167,3 +167,17 @@ def start_run(vault: Vault) -> int:
 
 def finish_run(vault: Vault, run_id: int, status: str, details: dict[str, Any]) -> None:
     vault.update(ExtractionRun, run_id, details, status=status, finished_at=clock.stamp())
+
+
+def set_pinned(vault: Vault, fact_id: int, pinned: bool) -> None:
+    """Pinned facts rank with the profile essentials and are never retired by the size cap."""
+    with vault.transaction():
+        Fact.update(pinned=pinned, updated_at=clock.stamp()).where(Fact.id == fact_id).execute()
+
+
+def latest_run(vault: Vault) -> tuple[ExtractionRun, dict[str, Any]] | None:
+    row = ExtractionRun.select().order_by(ExtractionRun.id.desc()).first()
+    return (row, vault.unseal(ExtractionRun, row.id, row.payload)) if row else None
+
+
+SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}

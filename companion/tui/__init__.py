@@ -1,0 +1,1 @@
+"""The full-screen app. Imported only when ``companion`` runs with no command."""

@@ -1,0 +1,279 @@
+"""The Companion app: modes for each screen, the lock, auto-lock and the global keys.
+
+Decrypted data lives only in the screens of the data modes and in the search index; locking
+removes those modes (and re-adds them empty), drops the index and closes the vault.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from pathlib import PurePath
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import events, work
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from companion import clock
+from companion import config as app_config
+from companion.paths import VaultPaths
+from companion.tui.screens.unlock import UnlockScreen
+
+if TYPE_CHECKING:
+    from companion.activity.search import SearchIndex
+    from companion.vault import Vault
+
+# mode id, title, key
+NAV: list[tuple[str, str, str]] = [
+    ("today", "Today", "f3"),
+    ("checkin", "Check-in", "f4"),
+    ("journal", "Journal", "f5"),
+    ("chat", "Chat", "f6"),
+    ("memory", "What I know about you", "f7"),
+    ("profile", "Profile", "f8"),
+    ("insights", "Insights", "f9"),
+    ("settings", "Settings", "f10"),
+]
+DATA_MODES = [mode for mode, _, _ in NAV]
+
+
+def screen_factory(mode: str) -> Callable[[], Screen]:
+    """Screens are imported on first use, after the unlock screen has painted."""
+
+    def make() -> Screen:
+        from companion.tui.screens import registry
+
+        return registry.SCREENS[mode]()
+
+    return make
+
+
+class CompanionApp(App[None]):
+    TITLE = "Companion"
+    # Every stylesheet loads at start: a screen bringing its own CSS later makes Textual
+    # re-parse all styles (about 0.2 s each time), which the first visit would pay.
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        "app.tcss",
+        *(f"screens/{name}.tcss" for name in (
+            "unlock", "today", "checkin", "journal", "chat", "memory", "profile", "insights",
+            "settings")),
+    ]
+    MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {"lock": UnlockScreen}
+    DEFAULT_MODE = "lock"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", id="help", tooltip="Keys and how things work"),
+        Binding("question_mark", "help", "Help", show=False, id="help-alt"),
+        Binding("f2", "sos", "SOS", priority=True, id="sos", tooltip="Crisis lines, right now"),
+        Binding("ctrl+l", "lock", "Lock", id="lock", tooltip="Lock the vault"),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
+        *[
+            Binding(key, f"go('{mode}')", title, show=False, priority=True, id=f"go-{mode}")
+            for mode, title, key in NAV
+        ],
+    ]
+
+    def __init__(self, paths: VaultPaths) -> None:
+        super().__init__()
+        self.paths = paths
+        self.config = app_config.load()
+        self.vault: Vault | None = None
+        self.index: SearchIndex | None = None
+        self.last_activity: datetime = clock.now()
+        self.mode_history: list[str] = []
+        for mode in DATA_MODES:
+            self.add_mode(mode, screen_factory(mode))
+
+    def on_mount(self) -> None:
+        # Hand the GIL back to the UI thread sooner while workers decrypt or parse.
+        sys.setswitchinterval(0.001)
+        self.theme = (
+            self.config.theme if self.config.theme in self.available_themes else "textual-dark"
+        )
+        self.set_interval(15, self.check_auto_lock, name="auto-lock")
+
+    # -- activity and auto-lock ---------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(
+            event,
+            (
+                events.Key,
+                events.MouseDown,
+                events.MouseScrollDown,
+                events.MouseScrollUp,
+                events.Paste,
+            ),
+        ):
+            self.last_activity = clock.now()
+        await super().on_event(event)
+
+    async def check_auto_lock(self) -> None:
+        """Lock after the configured idle minutes (tests move the clock and call this)."""
+        if self.vault is None:
+            return
+        idle = (clock.now() - self.last_activity).total_seconds()
+        if idle >= self.config.auto_lock_minutes * 60:
+            await self.lock(reason="Locked after inactivity. Your drafts are saved.")
+
+    # -- unlock and lock ----------------------------------------------------------------
+
+    def prewarm(self, modes: tuple[str, ...] = ("today",)) -> None:
+        """Compose screens before they are needed, one per tick so input is never held up:
+        Today while the key is derived (argon2 releases the GIL), the rest once Today shows."""
+        for mode in modes:
+            if mode not in self._screen_stacks and mode in self._modes:
+                self._init_mode(mode)  # Textual's own lazy set-up of a mode, done early
+                self.set_timer(0.05, lambda: self.prewarm(modes))
+                return
+        if modes != ("today",) and self.vault is not None and self.index is None:
+            self.build_index()
+
+    def unlocked(self, vault: Vault) -> None:
+        """Called by the unlock screen once the vault is open."""
+        self.vault = vault
+        self.last_activity = clock.now()
+        self.mode_history.clear()
+        self.switch_mode("today")
+        self.call_after_refresh(self.prewarm, ("journal", "checkin", "chat", "memory"))
+        self.after_unlock()
+
+    @work(thread=True, exclusive=True, group="index")
+    def build_index(self) -> None:
+        from companion.activity.search import SearchIndex
+
+        vault = self.vault
+        if vault is None:
+            return
+        index = SearchIndex.build(vault)
+        self.call_from_thread(self._index_ready, vault, index)
+
+    def _index_ready(self, vault: Vault, index: SearchIndex) -> None:
+        if self.vault is vault:  # not locked meanwhile
+            self.index = index
+            for screen in self.live_screens():
+                if hasattr(screen, "index_ready"):
+                    screen.index_ready()
+
+    @work(thread=True, exclusive=True, group="backup")
+    def after_unlock(self) -> None:
+        """The daily backup, after Today has painted."""
+        from companion.vault import backup
+
+        vault = self.vault
+        if vault is not None and not backup.has_backup_for_today(vault.paths):
+            vault.backup("daily")
+
+    def live_screens(self) -> Iterable[Screen]:
+        for stack in self._screen_stacks.values():
+            yield from stack
+
+    async def stash_drafts(self) -> None:
+        for screen in list(self.live_screens()):
+            stash = getattr(screen, "stash", None)
+            if stash is not None:
+                stash()
+
+    async def lock(self, reason: str = "Locked.") -> None:
+        if self.vault is None:
+            return
+        await self.stash_drafts()
+        await self.workers.wait_for_complete()  # nothing may still be reading
+        await self.switch_mode("lock")
+        for mode in DATA_MODES:
+            await self.remove_mode(mode)
+            self.add_mode(mode, screen_factory(mode))
+        vault, self.vault, self.index = self.vault, None, None
+        vault.close()
+        del vault
+        gc.collect()
+        screen = self.screen
+        if isinstance(screen, UnlockScreen):
+            screen.show_locked(reason)
+
+    async def action_lock(self) -> None:
+        await self.lock()
+
+    async def action_quit(self) -> None:
+        if self.vault is not None:
+            await self.stash_drafts()
+            await self.workers.wait_for_complete()
+            self.vault.close()
+            self.vault = None
+        self.exit()
+
+    # -- navigation ---------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (action in ("go", "lock") and self.vault is None)
+
+    async def action_go(self, mode: str) -> None:
+        if self.vault is None or mode == self.current_mode:
+            return
+        self.mode_history.append(self.current_mode)
+        await self.switch_mode(mode)
+
+    async def action_back(self) -> None:
+        previous = self.mode_history.pop() if self.mode_history else "today"
+        if previous != self.current_mode and self.vault is not None:
+            await self.switch_mode(previous)
+
+    def action_help(self) -> None:
+        from companion.tui.screens.modals import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def action_sos(self) -> None:
+        from companion.tui.screens.modals import SosScreen
+
+        if not isinstance(self.screen, SosScreen):
+            self.push_screen(SosScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("SOS", "Crisis lines and your coping plan", self.action_sos)
+        yield SystemCommand("Help", "Keys and how things work", self.action_help)
+        if self.vault is None:
+            return
+        for mode, title, key in NAV:
+            yield SystemCommand(
+                title,
+                f"Go to {title} ({key.upper()})",
+                lambda m=mode: self.run_action(f"go('{m}')"),
+            )
+        yield SystemCommand("Lock", "Lock the vault now (Ctrl+L)", self.action_lock)
+        for binding in getattr(screen, "BINDINGS", []):
+            if isinstance(binding, Binding) and binding.show and binding.description:
+                yield SystemCommand(
+                    binding.description,
+                    binding.tooltip or f"{binding.key}",
+                    lambda b=binding, s=screen: s.run_action(b.action),
+                )
+
+    def _fatal_error(self) -> None:
+        """Replace Textual's crash report, which prints local variables (user text among
+        them), with a plain one; frames and line numbers go to the debug log only."""
+        from companion import logs
+
+        error = self._exception or sys.exc_info()[1]
+        if error is not None:
+            logs.log.error("crash: %s", logs.plain_traceback(error))
+        name = type(error).__name__ if error is not None else "error"
+        self.bell()
+        self._exit_renderables.append(
+            f"Companion stopped after an unexpected {name}. What you saved is safe. Run with "
+            "--debug to write details (no personal content) to the log."
+        )
+        self._close_messages_no_wait()
+
+    async def on_unmount(self) -> None:
+        if self.vault is not None:
+            self.vault.close()
+            self.vault = None
+
+
+def run(paths: VaultPaths) -> None:
+    CompanionApp(paths).run()

@@ -1,0 +1,233 @@
+"""Chat: sessions on the left, the conversation on the right, the message box below.
+
+A session closes when a new one starts, after 30 idle minutes, on lock and on quit. An
+off-the-record session is kept in history but never memorized or recalled.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Input, Markdown, OptionList, Static
+from textual.widgets.option_list import Option
+
+from companion import clock, drafts
+from companion.activity import chat
+from companion.tui.screens.base import DataScreen
+from companion.tui.screens.modals import ConfirmScreen, PromptScreen
+from companion.tui.text import literal, one_line, visible
+
+IDLE_CLOSE = timedelta(minutes=30)
+OFFLINE = (
+    "The coach is offline: no provider is set up. Add an Anthropic API key in Settings (F10), "
+    "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session."
+)
+
+
+def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
+    if role == "user":
+        return Static(literal(content), classes="message user")
+    note = "\n\n*(reply incomplete: the connection stopped)*" if incomplete else ""
+    return Markdown(visible(content) + note, classes="message assistant")
+
+
+class ChatScreen(DataScreen):
+    MODE = "chat"
+    AUTO_FOCUS = "#message"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "new_session", "New chat", id="chat-new", tooltip="Start a new session"),
+        Binding(
+            "ctrl+o",
+            "off_record",
+            "Off the record",
+            id="chat-off-record",
+            tooltip="Keep this session out of memory",
+        ),
+        Binding("ctrl+r", "rename", "Rename", id="chat-rename"),
+        Binding(
+            "delete",
+            "delete_session",
+            "Delete chat",
+            id="chat-delete",
+            tooltip="Delete the highlighted session (asks first)",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.session_id: int | None = None
+        self.off_record_next = False
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="chat"):
+            yield OptionList(id="sessions")
+            with Vertical(id="conversation-pane"):
+                yield Static("", id="session-title")
+                yield VerticalScroll(id="conversation")
+                yield Input(placeholder="Write to your coach, Enter sends", id="message")
+
+    def first_show(self) -> None:
+        self.session_id = self.resumable_session()
+        draft = drafts.load(self.vault, "chat")
+        if draft:
+            self.query_one("#message", Input).value = str(draft.get("text", ""))
+            self.notify("Restored the message you had not sent.")
+
+    def resumable_session(self) -> int | None:
+        sessions = chat.sessions(self.vault, limit=1)
+        if not sessions or sessions[0].ended_at is not None:
+            return None
+        messages = chat.messages(self.vault, sessions[0].id)
+        last = messages[-1].created_at if messages else sessions[0].started_at
+        if clock.now() - last > IDLE_CLOSE:
+            chat.end(self.vault, sessions[0].id)
+            return None
+        return sessions[0].id
+
+    def refresh_data(self) -> None:
+        options = self.query_one("#sessions", OptionList)
+        options.clear_options()
+        sessions = chat.sessions(self.vault, limit=200)
+        for s in sessions:
+            mark = " (off the record)" if s.off_record else ""
+            label = one_line(s.title or "Chat", 24)
+            options.add_option(
+                Option(literal(f"{s.started_at:%Y-%m-%d} {label}{mark}"), id=str(s.id))
+            )
+        if not sessions:
+            options.add_option(Option("No chats yet.", disabled=True))
+        self.show_conversation()
+
+    def show_conversation(self) -> None:
+        box = self.query_one("#conversation", VerticalScroll)
+        box.remove_children()
+        title = self.query_one("#session-title", Static)
+        if self.session_id is None:
+            state = "off the record" if self.off_record_next else "remembered"
+            title.update(f"New chat ({state}; Ctrl+O toggles). Say what is on your mind.")
+            return
+        session = chat.get_session(self.vault, self.session_id)
+        state = "off the record: never memorized" if session.off_record else "remembered"
+        title.update(
+            literal(f"{session.title or 'Chat'} · {session.started_at:%Y-%m-%d %H:%M} · {state}")
+        )
+        box.mount_all(
+            message_widget(m.role, m.content, m.incomplete)
+            for m in chat.messages(self.vault, self.session_id)
+        )
+        box.scroll_end(animate=False)
+
+    # -- sending ------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#message")
+    def send(self, event: Input.Submitted) -> None:
+        text = event.value
+        if not text.strip():
+            return
+        if self.session_id is not None and self.resumable_session() != self.session_id:
+            self.session_id = None  # idle for 30 minutes: that session has closed
+        if self.session_id is None:
+            session = chat.start(self.vault, one_line(text, 40), self.off_record_next)
+            self.session_id, self.off_record_next = session.id, False
+        chat.add_message(self.vault, self.session_id, "user", text)
+        event.input.value = ""
+        drafts.discard(self.vault, "chat")
+        self.refresh_data()
+        self.reply()
+
+    def reply(self) -> None:
+        """Ask the coach; with no provider, say so plainly (the message is already saved)."""
+        box = self.query_one("#conversation", VerticalScroll)
+        box.mount(Static(OFFLINE, classes="message notice"))
+        box.scroll_end(animate=False)
+
+    # -- session actions ----------------------------------------------------------------
+
+    def action_new_session(self) -> None:
+        self.close_session()
+        self.refresh_data()
+        self.query_one("#message", Input).focus()
+
+    def close_session(self) -> None:
+        if self.session_id is not None:
+            chat.end(self.vault, self.session_id)
+            self.session_id = None
+
+    def action_off_record(self) -> None:
+        if self.session_id is None:
+            self.off_record_next = not self.off_record_next
+        else:
+            session = chat.get_session(self.vault, self.session_id)
+            chat.set_off_record(self.vault, self.session_id, not session.off_record)
+        self.refresh_data()
+
+    @on(OptionList.OptionSelected, "#sessions")
+    def open_session(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None:
+            return
+        chosen = int(event.option.id)
+        if chosen != self.session_id:
+            self.close_session()
+            self.session_id = chosen
+        self.show_conversation()
+
+    def highlighted(self) -> int | None:
+        option = self.query_one("#sessions", OptionList).highlighted_option
+        if self.focused is self.query_one("#sessions") and option and option.id:
+            return int(option.id)
+        return self.session_id
+
+    def action_rename(self) -> None:
+        target = self.highlighted()
+        if target is None:
+            return
+        current = chat.get_session(self.vault, target).title
+
+        def rename(title: str | None) -> None:
+            if title is not None and title.strip():
+                chat.rename(self.vault, target, title.strip())
+                self.refresh_data()
+
+        self.app.push_screen(PromptScreen("Rename chat", current, "Title"), rename)
+
+    def action_delete_session(self) -> None:
+        if self.focused is not self.query_one("#sessions"):
+            return
+        target = self.highlighted()
+        if target is None:
+            return
+
+        def delete(yes: bool | None) -> None:
+            if yes:
+                chat.delete(self.vault, target)
+                if self.session_id == target:
+                    self.session_id = None
+                self.notify("Chat deleted.")
+                self.refresh_data()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Delete this chat and all its messages? This cannot be undone.",
+                "Delete",
+                danger=True,
+            ),
+            delete,
+        )
+
+    # -- lock and quit ------------------------------------------------------------------
+
+    def stash(self) -> None:
+        if self.companion.vault is None:
+            return
+        text = self.query_one("#message", Input).value
+        if text.strip():
+            drafts.save(self.vault, "chat", text)
+        else:
+            drafts.discard(self.vault, "chat")
+        self.close_session()

@@ -1,0 +1,211 @@
+"""Check-in in a few keys: digits for mood and cravings, Tab to move, Enter to save.
+
+Page Up and Page Down pick another day, so a missed day can be back-filled; an existing
+check-in reopens for editing. Sober = no offers, gently, to log a slip.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Collapsible, Input, Label, Select, Static
+
+from companion import clock, drafts, profile
+from companion.activity import checkins, progress
+from companion.errors import InvalidInput
+from companion.tui.screens.base import DataScreen
+from companion.tui.screens.modals import ConfirmScreen
+
+# field, label, placeholder, allowed characters
+FIELDS = [
+    ("mood", "Mood", "1-10", r"[0-9]*"),
+    ("cravings", "Cravings", "0-10", r"[0-9]*"),
+    ("sleep_hours", "Sleep (hours)", "e.g. 7.5", r"[0-9.,]*"),
+    ("sober", "Sober today", "y / n", r"[yYnN]?"),
+    ("note", "Note", "anything on your mind (optional)", None),
+]
+URGE_FIELDS = [
+    ("urge_intensity", "Urge intensity", "0-10", r"[0-9]*"),
+    ("trigger", "Trigger", "what set it off", None),
+    ("strategy", "What I did", "called sponsor, walked...", None),
+]
+OUTCOMES = [
+    ("Urge passed", "urge_passed"),
+    ("Relapsed", "relapsed"),
+    ("Still struggling", "ongoing_struggle"),
+]
+
+
+def shown(name: str, value: object) -> str:
+    if value is None:
+        return ""
+    if name == "sober":
+        return "y" if value else "n"
+    if name == "sleep_hours" and isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+class CheckInScreen(DataScreen):
+    MODE = "checkin"
+    AUTO_FOCUS = "#mood"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pageup", "day(-1)", "Prev day", id="checkin-prev", tooltip="Back-fill a day"),
+        Binding("pagedown", "day(1)", "Next day", id="checkin-next"),
+        Binding("ctrl+s", "save", "Save", id="checkin-save", tooltip="Save the check-in"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.day: date = clock.today()
+        self.loaded: dict[str, object] = {}
+        self.first_visit = True
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="checkin"):
+            yield Static("", id="day")
+            with Grid(id="fields"):
+                for name, label, placeholder, allowed in FIELDS:
+                    yield Label(label, classes="field-label")
+                    yield Input(
+                        placeholder=placeholder,
+                        restrict=allowed,
+                        id=name,
+                        max_length=2 if name in ("mood", "cravings") else 0,
+                    )
+                    yield Static("", id=f"{name}-error", classes="field-error")
+            with Collapsible(title="Urge (optional)", id="urge"), Grid(classes="urge-fields"):
+                for name, label, placeholder, allowed in URGE_FIELDS:
+                    yield Label(label, classes="field-label")
+                    yield Input(placeholder=placeholder, restrict=allowed, id=name)
+                    yield Static("", id=f"{name}-error", classes="field-error")
+                yield Label("Outcome", classes="field-label")
+                yield Select(OUTCOMES, id="outcome", prompt="(not set)")
+                yield Static("", id="outcome-error", classes="field-error")
+            with Horizontal(id="checkin-actions"):
+                yield Button("Save (Enter)", id="save", variant="primary")
+
+    def refresh_data(self) -> None:
+        if self.first_visit:
+            self.first_visit = False
+            if self.restore_draft():
+                return
+        # Coming back to the screen must not overwrite what was typed and not saved.
+        self.show_day(keep_typed=self.typed() != self.loaded)
+
+    def show_day(self, keep_typed: bool = False) -> None:
+        existing = checkins.get(self.vault, self.day)
+        label = "today" if self.day == clock.today() else f"{self.day:%A}"
+        status = "editing your check-in" if existing else "new check-in"
+        self.query_one("#day", Static).update(
+            f"{self.day:%Y-%m-%d} ({label}): {status}.  PgUp/PgDn: another day"
+        )
+        if keep_typed:
+            return
+        values = existing.values if existing else {}
+        for name, *_ in FIELDS + URGE_FIELDS:
+            self.query_one(f"#{name}", Input).value = shown(name, values.get(name))
+        outcome = self.query_one("#outcome", Select)
+        if values.get("outcome"):
+            outcome.value = values["outcome"]
+        else:
+            outcome.clear()
+        self.loaded = self.typed()
+        self.clear_errors()
+
+    def clear_errors(self) -> None:
+        for error in self.query(".field-error"):
+            error.update("")  # type: ignore[attr-defined]
+
+    def action_day(self, step: int) -> None:
+        target = self.day + timedelta(days=step)
+        if target > clock.today():
+            self.notify("You can check in for today or earlier.", severity="warning")
+            return
+        self.day = target
+        self.show_day()
+
+    def typed(self) -> dict[str, object]:
+        values: dict[str, object] = {}
+        for name, *_ in FIELDS + URGE_FIELDS:
+            text = self.query_one(f"#{name}", Input).value.strip()
+            if name == "sleep_hours":
+                text = text.replace(",", ".")
+            values[name] = text or None
+        outcome = self.query_one("#outcome", Select).value
+        values["outcome"] = outcome if isinstance(outcome, str) else None
+        return values
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        values = self.typed()
+        self.clear_errors()
+        bad = False
+        for name, value in values.items():
+            try:
+                checkins.validate({name: value})
+            except InvalidInput as err:
+                self.query_one(f"#{name}-error", Static).update(str(err))
+                bad = True
+        if bad:
+            self.notify("Some values need a look; nothing was saved yet.", severity="warning")
+            return
+        try:
+            saved = checkins.record(self.vault, self.day, **values)
+        except InvalidInput as err:
+            self.notify(str(err), severity="warning")
+            return
+        drafts.discard(self.vault, "checkin")
+        self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
+        self.show_day()
+        if saved.values.get("sober") is False:
+            self.offer_slip()
+
+    def offer_slip(self) -> None:
+        prof = profile.load(self.vault)
+        start = prof.get("recovery_start_date")
+        if start and date.fromisoformat(start) >= self.day:
+            return
+        days = progress.sober_days(prof, self.day)
+        kept = f" Your {days} days stay in your history." if days else ""
+        question = (
+            f"Would you like to log a slip on {self.day:%Y-%m-%d} and start counting "
+            f"again from that day?{kept} A slip is part of many recoveries; what "
+            "matters is what you do next."
+        )
+        day = self.day
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                progress.log_slip(self.vault, day)
+                self.notify("Slip logged. Your counter starts again today; your history is kept.")
+
+        self.app.push_screen(ConfirmScreen(question, "Log the slip", "Not now"), answer)
+
+    # -- drafts -------------------------------------------------------------------------
+
+    def stash(self) -> None:
+        typed = self.typed()
+        values = {k: v for k, v in typed.items() if v is not None}
+        if values and typed != self.loaded and self.companion.vault is not None:
+            drafts.save(self.vault, "checkin", "", day=self.day.isoformat(), values=values)
+
+    def restore_draft(self) -> bool:
+        draft = drafts.load(self.vault, "checkin")
+        if not draft:
+            return False
+        self.day = date.fromisoformat(str(draft.get("day", clock.today().isoformat())))
+        self.show_day()
+        for name, value in dict(draft.get("values", {})).items():  # type: ignore[arg-type]
+            if name == "outcome":
+                self.query_one("#outcome", Select).value = value
+            else:
+                self.query_one(f"#{name}", Input).value = str(value)
+        self.notify("Restored the check-in you had not saved.")
+        return True

@@ -1,0 +1,273 @@
+"""The journal: newest-first list (paged, so 10,000 entries stay fast), search, tags with
+counts, and an editor. Unsaved text is kept as an encrypted draft, never dropped."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.timer import Timer
+from textual.widgets import Input, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from companion import clock, drafts
+from companion.activity import journal
+from companion.errors import InvalidInput
+from companion.tui.screens.base import DataScreen
+from companion.tui.screens.modals import ConfirmScreen
+from companion.tui.text import literal, one_line, visible
+
+PAGE = 50
+MORE = "more"
+
+
+def parse_tags(text: str) -> list[str]:
+    return [t for t in (journal.normalise_tag(p) for p in text.replace(",", " ").split()) if t]
+
+
+class JournalScreen(DataScreen):
+    MODE = "journal"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+n", "new", "New entry", id="journal-new", tooltip="Start a new entry"),
+        Binding("ctrl+s", "save", "Save", id="journal-save", tooltip="Save this entry"),
+        Binding("ctrl+f", "find", "Search", id="journal-search", tooltip="Search all entries"),
+        Binding(
+            "delete",
+            "delete",
+            "Delete entry",
+            id="journal-delete",
+            tooltip="Delete the highlighted entry (asks first)",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entry_id: int | None = None
+        self.loaded = ("", "", "")  # title, text, tags as loaded, to tell edits apart
+        self.shown = 0
+        self.draft_timer: Timer | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="journal"):
+            with Vertical(id="browser"):
+                yield Input(placeholder="Search (Ctrl+F)", id="search")
+                yield Static("", id="tags")
+                yield OptionList(id="entries")
+            with Vertical(id="editor-pane"):
+                yield Input(placeholder="Title (optional)", id="title")
+                yield TextArea(id="editor", soft_wrap=True, show_line_numbers=False)
+                yield Input(
+                    placeholder="Tags, separated by spaces (#tags in the text count too)",
+                    id="entry-tags",
+                )
+                yield Static("", id="status")
+
+    def first_show(self) -> None:
+        self.restore_draft(None)
+        self.query_one("#editor", TextArea).focus()
+
+    def refresh_data(self) -> None:
+        self.load_list()
+        self.show_tags()
+
+    # -- list and search ----------------------------------------------------------------
+
+    def load_list(self) -> None:
+        query = self.query_one("#search", Input).value.strip()
+        entries = self.query_one("#entries", OptionList)
+        entries.clear_options()
+        self.shown = 0
+        if query:
+            index = self.companion.index
+            if index is None:
+                entries.add_option(Option("Search is getting ready…", disabled=True))
+                self.companion.build_index()  # exclusive: joins one already running
+                return
+            hits = index.search(query, limit=500, kind="journal")
+            entries.add_options(
+                [
+                    Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, 60)}"), id=str(hit.id))
+                    for hit in hits
+                ]
+                or [Option("No matching entries.", disabled=True)]
+            )
+            return
+        self.add_page()
+
+    def add_page(self) -> None:
+        entries = self.query_one("#entries", OptionList)
+        if entries.option_count and entries.get_option_at_index(-1).id == MORE:
+            entries.remove_option(MORE)
+        page = journal.newest(self.vault, PAGE, offset=self.shown)
+        self.shown += len(page)
+        entries.add_options(
+            [
+                Option(
+                    literal(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}"), id=str(e.id)
+                )
+                for e in page
+            ]
+        )
+        if len(page) == PAGE:
+            entries.add_option(Option("… older entries", id=MORE))
+        if not self.shown:
+            entries.add_option(Option("No entries yet. Write one on the right.", disabled=True))
+
+    def show_tags(self) -> None:
+        index = self.companion.index
+        tags = index.tag_counts()[:12] if index else []
+        self.query_one("#tags", Static).update(
+            literal("  ".join(f"#{tag} {count}" for tag, count in tags))
+        )
+
+    def index_ready(self) -> None:
+        self.show_tags()
+        if self.query_one("#search", Input).value.strip():
+            self.load_list()
+
+    @on(Input.Changed, "#search")
+    def search_changed(self) -> None:
+        self.load_list()
+
+    def action_find(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    @on(OptionList.OptionHighlighted, "#entries")
+    def near_end(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option.id == MORE:
+            self.add_page()
+
+    @on(OptionList.OptionSelected, "#entries")
+    def open_entry(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id in (None, MORE):
+            return
+        self.stash()
+        self.load_entry(int(event.option.id))
+        self.query_one("#editor", TextArea).focus()
+
+    # -- editor -------------------------------------------------------------------------
+
+    def typed(self) -> tuple[str, str, str]:
+        return (
+            self.query_one("#title", Input).value,
+            self.query_one("#editor", TextArea).text,
+            self.query_one("#entry-tags", Input).value,
+        )
+
+    def fill(self, title: str, text: str, tags: str) -> None:
+        self.query_one("#title", Input).value = title
+        self.query_one("#editor", TextArea).load_text(text)
+        self.query_one("#entry-tags", Input).value = tags
+
+    def load_entry(self, entry_id: int) -> None:
+        try:
+            entry = journal.get(self.vault, entry_id)
+        except InvalidInput as err:
+            self.notify(str(err), severity="warning")
+            return
+        self.entry_id = entry.id
+        self.loaded = (visible(entry.title), visible(entry.text), " ".join(entry.tags))
+        self.fill(*self.loaded)
+        self.set_status(f"Entry {entry.id}, written {entry.created_at:%Y-%m-%d %H:%M}.")
+        self.restore_draft(entry.id)
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    @property
+    def dirty(self) -> bool:
+        return self.typed() != self.loaded
+
+    def action_new(self) -> None:
+        self.stash()
+        self.entry_id = None
+        self.loaded = ("", "", "")
+        self.fill("", "", "")
+        self.set_status("New entry.")
+        self.query_one("#editor", TextArea).focus()
+
+    def action_save(self) -> None:
+        title, text, tags = self.typed()
+        if not text.strip():
+            self.notify("The entry is empty; write something first.", severity="warning")
+            return
+        try:
+            if self.entry_id is None:
+                entry = journal.add(self.vault, text, title.strip(), parse_tags(tags))
+            else:
+                entry = journal.edit(
+                    self.vault, self.entry_id, text, title.strip(), parse_tags(tags)
+                )
+        except InvalidInput as err:
+            self.notify(str(err), severity="error")
+            return
+        drafts.discard(self.vault, "journal", self.entry_id)
+        if self.companion.index is not None:
+            self.companion.index.put_journal(
+                entry.id, clock.stamp(entry.created_at), entry.title, entry.text, entry.tags
+            )
+        self.entry_id = entry.id
+        self.loaded = (title, text, " ".join(entry.tags))
+        self.query_one("#entry-tags", Input).value = self.loaded[2]
+        self.set_status(f"Saved entry {entry.id} at {clock.now():%H:%M}.")
+        self.notify("Saved.")
+        self.refresh_data()
+
+    def action_delete(self) -> None:
+        option = self.query_one("#entries", OptionList).highlighted_option
+        if option is None or option.id in (None, MORE):
+            return
+        entry_id = int(option.id)
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                return
+            journal.delete(self.vault, entry_id)
+            drafts.discard(self.vault, "journal", entry_id)
+            if self.companion.index is not None:
+                self.companion.index.remove("journal", entry_id)
+            if self.entry_id == entry_id:
+                self.entry_id, self.loaded = None, ("", "", "")
+                self.fill("", "", "")
+            self.notify(f"Deleted entry {entry_id}.")
+            self.refresh_data()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                f"Delete entry {entry_id}? This cannot be undone.", "Delete", danger=True
+            ),
+            answer,
+        )
+
+    # -- drafts -------------------------------------------------------------------------
+
+    @on(TextArea.Changed)
+    @on(Input.Changed, "#title, #entry-tags")
+    def schedule_draft(self) -> None:
+        if self.draft_timer is not None:
+            self.draft_timer.stop()
+        self.draft_timer = self.set_timer(2.0, self.stash)
+
+    def stash(self) -> None:
+        """Keep unsaved text as an encrypted draft (called on a pause, on switch and lock)."""
+        if self.companion.vault is None:
+            return
+        title, text, tags = self.typed()
+        if self.dirty and (text.strip() or title.strip()):
+            drafts.save(self.vault, "journal", text, self.entry_id, title=title, tags=tags)
+        elif not self.dirty:
+            drafts.discard(self.vault, "journal", self.entry_id)
+
+    def restore_draft(self, entry_id: int | None) -> None:
+        draft = drafts.load(self.vault, "journal", entry_id)
+        if not draft:
+            return
+        self.fill(
+            str(draft.get("title", "")), str(draft.get("text", "")), str(draft.get("tags", ""))
+        )
+        what = "new entry" if entry_id is None else f"entry {entry_id}"
+        self.set_status(f"Restored your unsaved draft of the {what}. Ctrl+S saves it.")
+        self.notify(f"Restored your unsaved draft of the {what}.")

@@ -1,0 +1,326 @@
+"""Dialogs: confirmations, the recovery key, help, SOS and small text prompts.
+
+Each is a ``ModalScreen`` that dismisses with its answer; Escape always backs out.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Checkbox, Input, Static
+
+from companion.tui.text import literal
+
+
+class Dialog(ModalScreen):  # type: ignore[type-arg]
+    DEFAULT_CSS = """
+    Dialog { align: center middle; }
+    Dialog > Vertical {
+        width: 70; max-width: 100%; height: auto; max-height: 100%;
+        padding: 1 2; border: thick $primary; background: $surface;
+    }
+    Dialog .title { text-style: bold; margin-bottom: 1; }
+    Dialog .buttons { height: auto; margin-top: 1; }
+    Dialog .buttons Button { margin-right: 1; }
+    Dialog .error { color: $error; height: auto; }
+    Dialog Input { margin-bottom: 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back", id="dialog-back"),
+    ]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(Dialog):
+    """Yes or no; ``dismiss(True)`` only on an explicit yes."""
+
+    def __init__(
+        self, question: str, yes: str = "Yes", no: str = "Cancel", danger: bool = False
+    ) -> None:
+        super().__init__()
+        self.question, self.yes, self.no, self.danger = question, yes, no, danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(literal(self.question), classes="title")
+            with Horizontal(classes="buttons"):
+                yield Button(self.yes, id="yes", variant="error" if self.danger else "primary")
+                yield Button(self.no, id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no" if self.danger else "#yes").focus()
+
+    @on(Button.Pressed)
+    def answer(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)
+
+
+class TypedConfirmScreen(Dialog):
+    """A dangerous action that needs a typed word, with optional extra choices."""
+
+    def __init__(self, title: str, body: str, word: str, options: list[str] | None = None):
+        super().__init__()
+        self.title_text, self.body, self.word, self.options = title, body, word, options or []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Static(self.body)
+            for i, option in enumerate(self.options):
+                yield Checkbox(option, id=f"option-{i}")
+            yield Input(placeholder=f"Type {self.word} to confirm", id="word")
+            yield Static("", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Erase", id="yes", variant="error")
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#word").focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#yes")
+    def confirm(self) -> None:
+        if self.query_one("#word", Input).value.strip().lower() != self.word:
+            self.query_one(".error", Static).update(f"Type {self.word} to confirm.")
+            return
+        self.dismiss(
+            [self.query_one(f"#option-{i}", Checkbox).value for i in range(len(self.options))]
+        )
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PromptScreen(Dialog):
+    """One line of text (a title, a fact); ``None`` when cancelled."""
+
+    def __init__(
+        self,
+        title: str,
+        value: str = "",
+        placeholder: str = "",
+        extra_label: str = "",
+        extra_value: str = "",
+    ) -> None:
+        super().__init__()
+        self.title_text, self.value, self.placeholder = title, value, placeholder
+        self.extra_label, self.extra_value = extra_label, extra_value
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Input(self.value, placeholder=self.placeholder, id="value")
+            if self.extra_label:
+                yield Input(self.extra_value, placeholder=self.extra_label, id="extra")
+            with Horizontal(classes="buttons"):
+                yield Button("Save", id="yes", variant="primary")
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#value").focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#yes")
+    def save(self) -> None:
+        value = self.query_one("#value", Input).value
+        if self.extra_label:
+            self.dismiss((value, self.query_one("#extra", Input).value))
+        else:
+            self.dismiss(value)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class RecoveryKeyScreen(Dialog):
+    """Shown once at creation. Leaving requires saying it was written down."""
+
+    BINDINGS: ClassVar[list[BindingType]] = []
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Your recovery key", classes="title")
+            yield Static(
+                "Write this down and keep it somewhere safe, away from this computer. It is "
+                "shown only now. If you forget your passphrase, this key is the only way back "
+                "in: nobody, including us, can recover a lost passphrase."
+            )
+            yield Static(self.key, id="recovery-key")
+            yield Checkbox("I have written it down", id="written")
+            with Horizontal(classes="buttons"):
+                yield Button("Continue", id="yes", variant="primary", disabled=True)
+
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS
+        + """
+    #recovery-key { text-style: bold; color: $warning; margin: 1 0; text-align: center; }
+    """
+    )
+
+    @on(Checkbox.Changed)
+    def toggle(self, event: Checkbox.Changed) -> None:
+        self.query_one("#yes", Button).disabled = not event.value
+
+    @on(Button.Pressed, "#yes")
+    def done(self) -> None:
+        self.dismiss(True)
+
+
+class ForgotScreen(Dialog):
+    """Recovery key plus a new passphrase, typed twice."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Forgot your passphrase?", classes="title")
+            yield Static(
+                "Enter the recovery key you wrote down when you created the vault, "
+                "then choose a new passphrase."
+            )
+            yield Input(placeholder="Recovery key (ABCD-EFGH-...)", id="key")
+            yield Input(placeholder="New passphrase", password=True, id="new")
+            yield Input(placeholder="Repeat new passphrase", password=True, id="repeat")
+            yield Static("", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Set new passphrase", id="yes", variant="primary")
+                yield Button("Cancel", id="no")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#yes")
+    def submit(self) -> None:
+        from companion.tui.screens.unlock import MIN_LENGTH
+
+        key = self.query_one("#key", Input).value.strip()
+        new = self.query_one("#new", Input).value
+        error = self.query_one(".error", Static)
+        if not key:
+            error.update("Enter your recovery key.")
+        elif len(new) < MIN_LENGTH:
+            error.update(f"Use at least {MIN_LENGTH} characters for the new passphrase.")
+        elif self.query_one("#repeat", Input).value != new:
+            error.update("The two new passphrases differ.")
+        else:
+            self.dismiss((key, new))
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+HELP = """\
+Keys everywhere
+  F1 or ?     this help
+  F2          SOS: crisis lines, your coping plan and contacts (works while locked)
+  F3  Today         F4  Check-in       F5  Journal       F6  Chat
+  F7  What I know about you            F8  Profile       F9  Insights
+  F10 Settings
+  Ctrl+P      command palette: every screen and action by name
+  Ctrl+L      lock now
+  Escape      back
+  Ctrl+Q      quit (unsaved text is kept as an encrypted draft)
+
+Each screen's own keys are in the footer at the bottom.
+
+Check-in
+  Digits set mood and cravings, Tab moves to the next field, Enter saves.
+  Page Up and Page Down pick another day, to back-fill one you missed.
+
+Privacy
+  Everything is encrypted in your vault. Companion locks itself after a few idle
+  minutes (Settings); unsaved text is kept as an encrypted draft.
+"""
+
+
+class HelpScreen(Dialog):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,question_mark", "cancel", "Close", id="help-close"),
+    ]
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS
+        + """
+    HelpScreen > Vertical { width: 90; }
+    HelpScreen VerticalScroll { height: auto; max-height: 20; }
+    """
+    )
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Help", classes="title")
+            with VerticalScroll():
+                yield Static(HELP)
+            with Horizontal(classes="buttons"):
+                yield Button("Close", id="no")
+
+    @on(Button.Pressed, "#no")
+    def close(self) -> None:
+        self.dismiss(None)
+
+
+class SosScreen(Dialog):
+    """Crisis lines (always), and after unlock the user's coping plan and contacts."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f2", "cancel", "Close", id="sos-close"),
+    ]
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS
+        + """
+    SosScreen > Vertical { border: thick $error; }
+    SosScreen #lines { margin-bottom: 1; }
+    """
+    )
+
+    def compose(self) -> ComposeResult:
+        from companion import crisis
+
+        config = getattr(self.app, "config", None)
+        from companion.config import Config
+
+        lines = crisis.as_text(config if isinstance(config, Config) else Config())
+        with Vertical():
+            yield Static("You are not alone. Reach out now:", classes="title")
+            yield Static(literal(lines), id="lines")
+            plan = self.personal()
+            if plan:
+                yield Static(literal(plan), id="plan")
+            with Horizontal(classes="buttons"):
+                yield Button("Close", id="no")
+
+    def personal(self) -> str:
+        vault = getattr(self.app, "vault", None)
+        if vault is None:
+            return ""
+        from companion import profile
+
+        prof = profile.load(vault)
+        parts = []
+        if prof.get("coping_plan"):
+            parts.append("Your coping plan:\n" + str(prof["coping_plan"]))
+        contacts = prof.get("support_contacts") or []
+        if prof.get("sponsor"):
+            contacts = [f"Sponsor: {prof['sponsor']}", *contacts]
+        if contacts:
+            parts.append("People you can call:\n" + "\n".join(f"- {c}" for c in contacts))
+        return "\n\n".join(parts)
+
+    def on_mount(self) -> None:
+        self.query_one("#no").focus()
+
+    @on(Button.Pressed, "#no")
+    def close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,122 @@
+"""Settings: the coach's provider and models, the API key (kept sealed in the vault),
+auto-lock, theme and crisis lines (kept in the plain config file so SOS works while locked)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, VerticalScroll
+from textual.widgets import Input, Label, Select, Static
+
+from companion import config as app_config
+from companion import settings
+from companion.config import CrisisLine
+from companion.tui.screens.base import DataScreen
+
+THEMES = [("Dark", "textual-dark"), ("Light", "textual-light")]
+PROVIDERS = [
+    ("Anthropic (Claude)", "anthropic"),
+    ("Local server (OpenAI-compatible)", "local"),
+    ("None: coach offline", "none"),
+]
+VAULT_FIELDS = ("chat_model", "extraction_model", "local_base_url", "local_model")
+
+
+class SettingsScreen(DataScreen):
+    MODE = "settings"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="settings-save", tooltip="Save settings"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="settings"):
+            yield Static("The coach", classes="section")
+            with Grid(classes="settings-grid"):
+                yield Label("Provider")
+                yield Select(PROVIDERS, id="provider", allow_blank=False)
+                yield Label("Anthropic API key")
+                yield Input(
+                    password=True,
+                    id="anthropic_api_key",
+                    placeholder="sk-ant-... (kept encrypted in your vault)",
+                )
+                yield Label("Chat model")
+                yield Input(id="chat_model")
+                yield Label("Extraction model")
+                yield Input(id="extraction_model")
+                yield Label("Local server URL")
+                yield Input(id="local_base_url")
+                yield Label("Local model")
+                yield Input(id="local_model")
+            yield Static("", id="key-status")
+            yield Static("This computer", classes="section")
+            with Grid(classes="settings-grid"):
+                yield Label("Auto-lock (minutes)")
+                yield Input(id="auto_lock", restrict=r"[0-9]*", max_length=3)
+                yield Label("Theme")
+                yield Select(THEMES, id="theme", allow_blank=False)
+                yield Label("Region (US, CA, GB...)")
+                yield Input(id="region", max_length=2)
+                yield Label("Your crisis line")
+                yield Input(id="crisis_name", placeholder="name (leave empty for the default)")
+                yield Label("Its number")
+                yield Input(id="crisis_contact", placeholder="call or text ...")
+            yield Static("Ctrl+S saves.", id="settings-hint")
+
+    def refresh_data(self) -> None:
+        vault = self.vault
+        self.query_one("#provider", Select).value = settings.get(vault, "provider")
+        for key in VAULT_FIELDS:
+            self.query_one(f"#{key}", Input).value = str(settings.get(vault, key))
+        stored = bool(settings.get(vault, "anthropic_api_key"))
+        self.query_one("#key-status", Static).update(
+            "An API key is stored in your vault."
+            if stored
+            else "No API key stored (ANTHROPIC_API_KEY from the environment is used if set)."
+        )
+        config = self.companion.config
+        self.query_one("#auto_lock", Input).value = str(config.auto_lock_minutes)
+        self.query_one("#theme", Select).value = (
+            config.theme if config.theme in dict((v, v) for _, v in THEMES) else "textual-dark"
+        )
+        self.query_one("#region", Input).value = config.region
+        if config.crisis_lines:
+            self.query_one("#crisis_name", Input).value = config.crisis_lines[0].name
+            self.query_one("#crisis_contact", Input).value = config.crisis_lines[0].contact
+
+    @on(Select.Changed, "#theme")
+    def preview_theme(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.app.theme = event.value
+
+    def action_save(self) -> None:
+        vault = self.vault
+        minutes_text = self.query_one("#auto_lock", Input).value
+        minutes = int(minutes_text) if minutes_text.isdigit() else 0
+        if not 1 <= minutes <= 240:
+            self.notify("Auto-lock must be from 1 to 240 minutes.", severity="error")
+            return
+        provider = self.query_one("#provider", Select).value
+        settings.put(vault, "provider", provider)
+        for key in VAULT_FIELDS:
+            settings.put(
+                vault, key, self.query_one(f"#{key}", Input).value.strip() or settings.DEFAULTS[key]
+            )
+        key_input = self.query_one("#anthropic_api_key", Input)
+        if key_input.value.strip():
+            settings.put(vault, "anthropic_api_key", key_input.value.strip())
+            key_input.value = ""
+        config = self.companion.config
+        config.auto_lock_minutes = minutes
+        theme = self.query_one("#theme", Select).value
+        config.theme = theme if isinstance(theme, str) else config.theme
+        config.region = self.query_one("#region", Input).value.strip().upper()
+        name = self.query_one("#crisis_name", Input).value.strip()
+        contact = self.query_one("#crisis_contact", Input).value.strip()
+        config.crisis_lines = [CrisisLine(name, contact)] if name and contact else []
+        app_config.save(config)
+        self.notify("Settings saved.")
+        self.refresh_data()

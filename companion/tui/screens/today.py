@@ -1,0 +1,155 @@
+"""Today: the check-in (or a nudge), days sober and the next milestone, the check-in streak,
+30-day mood and cravings, open follow-ups, and entries from this date in the past."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Label, OptionList, Sparkline, Static
+from textual.widgets.option_list import Option
+
+from companion import clock, profile
+from companion.activity import checkins, journal, progress
+from companion.memory import followups
+from companion.tui.screens.base import DataScreen
+from companion.tui.text import literal, one_line
+
+
+def checkin_line(view: checkins.CheckInView | None) -> str:
+    if view is None:
+        return "No check-in yet today. Press c (or F4) to check in: it takes a few keys."
+    v = view.values
+    parts = []
+    if "mood" in v:
+        parts.append(f"mood {v['mood']}/10")
+    if "cravings" in v:
+        parts.append(f"cravings {v['cravings']}/10")
+    if "sleep_hours" in v:
+        parts.append(f"slept {v['sleep_hours']:g} h")
+    if "sober" in v:
+        parts.append("sober today" if v["sober"] else "not sober today")
+    return "Checked in: " + ", ".join(parts)
+
+
+def on_this_day(vault, today: date, limit: int = 8) -> list[journal.Entry]:  # type: ignore[no-untyped-def]
+    """Entries written on this day of the month in earlier months and years."""
+    from companion.vault.models import JournalEntry
+
+    suffix = f"-{today.day:02d}"
+    rows = (
+        JournalEntry.select()
+        .where(
+            JournalEntry.local_date.endswith(suffix) & (JournalEntry.local_date < today.isoformat())
+        )
+        .order_by(JournalEntry.local_date.desc())
+        .limit(limit)
+    )
+    return [journal.view(vault, row) for row in rows]
+
+
+class TodayScreen(DataScreen):
+    MODE = "today"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "c",
+            "app.go('checkin')",
+            "Check in",
+            id="today-checkin",
+            tooltip="Record today's check-in",
+        ),
+        Binding("j", "app.go('journal')", "Write", id="today-journal", tooltip="Open the journal"),
+        Binding(
+            "d",
+            "done",
+            "Follow-up done",
+            id="today-done",
+            tooltip="Mark the highlighted follow-up done",
+        ),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="today"):
+            yield Static("", id="greeting")
+            yield Static("", id="checkin-status")
+            with Horizontal(id="counters"):
+                yield Static("", id="sober", classes="counter")
+                yield Static("", id="streak", classes="counter")
+            with Horizontal(id="charts"):
+                with Vertical(classes="chart"):
+                    yield Label("Mood, last 30 days", id="mood-label")
+                    yield Sparkline([], id="mood-spark")
+                with Vertical(classes="chart"):
+                    yield Label("Cravings, last 30 days", id="cravings-label")
+                    yield Sparkline([], id="cravings-spark")
+            yield Label("Follow-ups", classes="section")
+            yield OptionList(id="followups")
+            yield Label("On this day", classes="section")
+            yield Static("", id="on-this-day")
+
+    def refresh_data(self) -> None:
+        vault, today = self.vault, clock.today()
+        prof = profile.load(vault)
+        name = prof.get("preferred_name")
+        self.query_one("#greeting", Static).update(
+            literal(f"{today:%A, %d %B %Y}" + (f" · Hello, {name}" if name else ""))
+        )
+        self.query_one("#checkin-status", Static).update(checkin_line(checkins.get(vault, today)))
+        days = progress.sober_days(prof, today)
+        if days is None:
+            sober = "Set your recovery start date in Profile (F8) to count your days."
+        else:
+            mark = progress.next_milestone(days)
+            sober = (
+                f"{days} day{'s' if days != 1 else ''} sober\nnext milestone: "
+                f"{progress.milestone_label(mark)} in {mark - days} day"
+                f"{'s' if mark - days != 1 else ''}"
+            )
+        self.query_one("#sober", Static).update(sober)
+        streak = progress.streak(progress.checkin_dates(), today)
+        self.query_one("#streak", Static).update(
+            f"{streak} day check-in streak" if streak else "No check-in streak yet"
+        )
+        recent = checkins.between(vault, today - timedelta(days=29), today)
+        moods = [float(c.values["mood"]) for c in recent if "mood" in c.values]
+        cravings = [float(c.values["cravings"]) for c in recent if "cravings" in c.values]
+        for key, title, values in (("mood", "Mood", moods), ("cravings", "Cravings", cravings)):
+            spark = self.query_one(f"#{key}-spark", Sparkline)
+            spark.data = values
+            spark.display = bool(values)
+            self.query_one(f"#{key}-label", Label).update(
+                f"{title}, last 30 days: average {sum(values) / len(values):.1f}"
+                if values
+                else f"{title}: no check-ins in the last 30 days"
+            )
+        items = followups.open_items(vault)
+        options = self.query_one("#followups", OptionList)
+        options.clear_options()
+        if items:
+            options.add_options([Option(literal(item.text), id=str(item.id)) for item in items])
+        else:
+            options.add_option(Option("Nothing open.", disabled=True))
+        past = on_this_day(vault, today)
+        self.query_one("#on-this-day", Static).update(
+            literal(
+                "\n".join(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}" for e in past)
+                or "Nothing from this date yet."
+            )
+        )
+
+    @on(OptionList.OptionSelected, "#followups")
+    def selected(self) -> None:
+        self.action_done()
+
+    def action_done(self) -> None:
+        options = self.query_one("#followups", OptionList)
+        option = options.highlighted_option
+        if option is None or option.disabled or option.id is None:
+            return
+        followups.mark_done(self.vault, int(option.id))
+        self.notify("Follow-up marked done.")
+        self.refresh_data()

@@ -1,0 +1,282 @@
+"""Create a vault on first run, unlock it afterwards, or get back in with the recovery key.
+
+Key derivation runs in a thread worker behind a loading indicator; nothing here imports the
+vault modules until the user submits, so the first paint stays light.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, LoadingIndicator, Static
+
+if TYPE_CHECKING:
+    from companion.errors import CompanionError
+    from companion.vault import Vault
+
+MIN_LENGTH = 8
+
+
+def strength_hint(passphrase: str) -> str:
+    """A rough guess in words; long and unrelated beats short and clever."""
+    if not passphrase:
+        return "Use a passphrase: four or more unrelated words work well."
+    pool = sum(
+        size
+        for test, size in (
+            (str.islower, 26),
+            (str.isupper, 26),
+            (str.isdigit, 10),
+            (lambda c: not c.isalnum(), 33),
+        )
+        if any(test(c) for c in passphrase)
+    )
+    bits = len(passphrase) * math.log2(max(pool, 2))
+    if len(passphrase) < MIN_LENGTH:
+        return f"Too short: at least {MIN_LENGTH} characters."
+    if bits < 50:
+        return "Strength: weak. Add a few more words."
+    if bits < 80:
+        return "Strength: fair. Longer is stronger."
+    return "Strength: strong."
+
+
+class UnlockScreen(Screen[None]):
+    AUTO_FOCUS = "#passphrase"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "ctrl+r",
+            "forgot",
+            "Forgot passphrase",
+            id="forgot",
+            tooltip="Use your recovery key to set a new passphrase",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.creating = not self.app_paths.db.exists()
+
+    @property
+    def app_paths(self):  # type: ignore[no-untyped-def]
+        from companion.tui.app import CompanionApp
+
+        app = self.app
+        assert isinstance(app, CompanionApp)
+        return app.paths
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="card"):
+            yield Static("Companion", id="brand")
+            if self.creating:
+                yield Static(
+                    "Welcome. Choose a passphrase for your private vault. Everything you write "
+                    "is encrypted with it, on this computer only.",
+                    id="intro",
+                )
+                yield Input(placeholder="Passphrase", password=True, id="passphrase")
+                yield Input(placeholder="Repeat passphrase", password=True, id="repeat")
+                yield Static(strength_hint(""), id="strength")
+            else:
+                yield Static("Welcome back. Enter your passphrase to unlock.", id="intro")
+                yield Input(placeholder="Passphrase", password=True, id="passphrase")
+            yield Static("", id="error")
+            yield LoadingIndicator(id="working")
+            with Horizontal(id="actions"):
+                yield Button(
+                    "Create vault" if self.creating else "Unlock", variant="primary", id="go"
+                )
+                if not self.creating:
+                    yield Button("Forgot passphrase", id="forgot")
+                    yield Button("Restore newest backup", id="restore", variant="warning")
+        yield Static("F2 SOS  ·  F1 Help  ·  Ctrl+Q Quit", id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#working").display = False
+        if not self.creating:
+            self.query_one("#restore").display = False
+        self.set_timer(0.3, self.preload)
+
+    @work(thread=True, group="preload")
+    def preload(self) -> None:
+        """Import the vault and the screens while the passphrase is typed, after first paint."""
+        import companion.tui.screens.registry
+        import companion.vault  # noqa: F401
+
+    # -- feedback -----------------------------------------------------------------------
+
+    def show_error(self, message: str) -> None:
+        self.query_one("#error", Static).update(message)
+
+    def busy(self, working: bool) -> None:
+        self.query_one("#working").display = working
+        for widget in self.query(Button):
+            widget.disabled = working
+        for widget in self.query(Input):
+            widget.disabled = working
+
+    def show_locked(self, reason: str) -> None:
+        self.creating = False
+        self.query_one("#passphrase", Input).value = ""
+        self.show_error("")
+        self.query_one("#intro", Static).update(reason + " Enter your passphrase to unlock.")
+        self.query_one("#passphrase", Input).focus()
+
+    @on(Input.Changed, "#passphrase")
+    def update_strength(self, event: Input.Changed) -> None:
+        if self.creating:
+            self.query_one("#strength", Static).update(strength_hint(event.value))
+
+    # -- actions ------------------------------------------------------------------------
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#go")
+    def submit(self) -> None:
+        passphrase = self.query_one("#passphrase", Input).value
+        if not passphrase:
+            self.show_error("Type your passphrase first.")
+            return
+        if self.creating:
+            repeat = self.query_one("#repeat", Input)
+            if len(passphrase) < MIN_LENGTH:
+                self.show_error(f"Use at least {MIN_LENGTH} characters.")
+                return
+            if self.focused is not repeat and not repeat.value:
+                repeat.focus()
+                return
+            if repeat.value != passphrase:
+                self.show_error("The two passphrases differ. Type them again.")
+                repeat.value = ""
+                repeat.focus()
+                return
+            self.busy(True)
+            self.create(passphrase)
+        else:
+            self.busy(True)
+            self.unlock(passphrase)
+            # Once the key derivation is under way (it releases the GIL), compose Today.
+            self.set_timer(0.05, self.app.prewarm)  # type: ignore[attr-defined]
+
+    @work(thread=True, exclusive=True, group="unlock")
+    def unlock(self, passphrase: str) -> None:
+        from companion.errors import CompanionError
+        from companion.vault import Vault
+
+        try:
+            vault = Vault.unlock(self.app_paths, passphrase, daily_backup=False)
+        except CompanionError as err:
+            self.app.call_from_thread(self.failed, err)
+        else:
+            self.app.call_from_thread(self.succeeded, vault)
+
+    @work(thread=True, exclusive=True, group="unlock")
+    def create(self, passphrase: str) -> None:
+        from companion.errors import CompanionError
+        from companion.vault import Vault
+
+        try:
+            vault, recovery = Vault.create(self.app_paths, passphrase)
+        except CompanionError as err:
+            self.app.call_from_thread(self.failed, err)
+        else:
+            self.app.call_from_thread(self.created, vault, recovery)
+
+    def failed(self, err: CompanionError) -> None:
+        from companion.errors import VaultDamaged, WrongPassphrase
+
+        self.busy(False)
+        passphrase = self.query_one("#passphrase", Input)
+        if isinstance(err, WrongPassphrase):
+            self.show_error("Wrong passphrase. Try again, or use your recovery key (Ctrl+R).")
+            passphrase.value = ""
+        elif isinstance(err, VaultDamaged):
+            self.show_error(str(err))
+            if err.newest_backup:
+                self.query_one("#restore").display = True
+        else:
+            self.show_error(str(err))
+        passphrase.focus()
+
+    def succeeded(self, vault: Vault) -> None:
+        from companion.tui.app import CompanionApp
+
+        self.busy(False)
+        self.query_one("#passphrase", Input).value = ""
+        assert isinstance(self.app, CompanionApp)
+        self.app.unlocked(vault)
+
+    def created(self, vault: Vault, recovery: str) -> None:
+        from companion.tui.screens.modals import RecoveryKeyScreen
+
+        self.busy(False)
+        self.creating = False
+        self.app.push_screen(RecoveryKeyScreen(recovery), lambda _: self.succeeded(vault))
+
+    @on(Button.Pressed, "#forgot")
+    def action_forgot(self) -> None:
+        if self.creating:
+            return
+        from companion.tui.screens.modals import ForgotScreen
+
+        def reset(result: tuple[str, str] | None) -> None:
+            if result:
+                self.busy(True)
+                self.recover(*result)
+
+        self.app.push_screen(ForgotScreen(), reset)
+
+    @work(thread=True, exclusive=True, group="unlock")
+    def recover(self, recovery_text: str, new_passphrase: str) -> None:
+        from companion.errors import CompanionError
+        from companion.vault import Vault, crypto
+
+        try:
+            vault = Vault.unlock(
+                self.app_paths,
+                recovery_key=crypto.parse_recovery_key(recovery_text),
+                daily_backup=False,
+            )
+            vault.change_passphrase(new_passphrase)
+        except CompanionError as err:
+            self.app.call_from_thread(self.failed, err)
+        else:
+            self.app.call_from_thread(self.app.notify, "Passphrase changed. Welcome back.")
+            self.app.call_from_thread(self.succeeded, vault)
+
+    @on(Button.Pressed, "#restore")
+    def restore_newest(self) -> None:
+        passphrase = self.query_one("#passphrase", Input).value
+        if not passphrase:
+            self.show_error("Type the passphrase for the backup, then choose Restore.")
+            return
+        self.busy(True)
+        self.restore(passphrase)
+
+    @work(thread=True, exclusive=True, group="unlock")
+    def restore(self, passphrase: str) -> None:
+        from companion.errors import CompanionError
+        from companion.vault import Vault, backup
+        from companion.vault.maintenance import restore
+
+        try:
+            newest = backup.newest_backup(self.app_paths)
+            if newest is None:
+                raise FileNotFoundError
+            restore(newest, self.app_paths, passphrase)
+            vault = Vault.unlock(self.app_paths, passphrase, daily_backup=False)
+        except CompanionError as err:
+            self.app.call_from_thread(self.failed, err)
+        except FileNotFoundError:
+            self.app.call_from_thread(self.show_error, "There is no backup to restore.")
+        else:
+            self.app.call_from_thread(
+                self.app.notify, "Restored the newest backup; the damaged vault was kept aside."
+            )
+            self.app.call_from_thread(self.succeeded, vault)

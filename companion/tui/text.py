@@ -1,0 +1,37 @@
+"""Showing user text literally: no markup, no escape sequences, no control characters.
+
+Journal entries and chat messages may contain ``[bold]``, ANSI escapes or bell characters; on
+screen they must appear as written, never style the screen or move the cursor.
+"""
+
+from __future__ import annotations
+
+import re
+
+from textual.content import Content
+
+CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␛ for ESC, ␇ for BEL ...
+    if code == 0x7F:
+        return "\u2421"
+    return f"\\x{code:02x}"
+
+
+def visible(text: str) -> str:
+    """Control characters (not newline or tab) replaced by visible symbols."""
+    return CONTROL.sub(_picture, text)
+
+
+def literal(text: str) -> Content:
+    """A Content that renders ``text`` exactly, markup-looking brackets included."""
+    return Content(visible(text))
+
+
+def one_line(text: str, width: int = 80) -> str:
+    flat = " ".join(visible(text).split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"

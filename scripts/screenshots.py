@@ -1,0 +1,123 @@
+"""Regenerate ``screenshots/*.svg``: build the demo vault, drive the real app, save each screen.
+
+python -m scripts.screenshots
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from companion import clock
+from companion.tui.app import CompanionApp
+from scripts.demo_vault import DEMO_NOW, DEMO_PASSPHRASE, build
+
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+SIZE = (100, 32)
+
+
+async def settle(pilot: Pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def unlock(pilot: Pilot, passphrase: str = DEMO_PASSPHRASE) -> None:
+    pilot.app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def go(key: str) -> Callable[[Pilot], Awaitable[None]]:
+    async def step(pilot: Pilot) -> None:
+        await unlock(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+
+    return step
+
+
+async def light_today(pilot: Pilot) -> None:
+    await unlock(pilot)
+    pilot.app.theme = "textual-light"
+    await settle(pilot)
+
+
+async def locked(pilot: Pilot) -> None:
+    await settle(pilot)
+
+
+async def sos_unlocked(pilot: Pilot) -> None:
+    await unlock(pilot)
+    await pilot.press("f2")
+    await settle(pilot)
+
+
+def open_first(key: str, widget: str) -> Callable[[Pilot], Awaitable[None]]:
+    """Go to a screen and open the first item of its list."""
+
+    async def step(pilot: Pilot) -> None:
+        await unlock(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        pilot.app.screen.query_one(widget).focus()
+        await pilot.press("down", "enter")
+        await settle(pilot)
+
+    return step
+
+
+# name -> what to do before the picture
+SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
+    "unlock": locked,
+    "today": go("f3"),
+    "checkin": go("f4"),
+    "journal": open_first("f5", "#entries"),
+    "chat": open_first("f6", "#sessions"),
+    "memory": go("f7"),
+    "profile": go("f8"),
+    "insights": go("f9"),
+    "settings": go("f10"),
+    "sos": sos_unlocked,
+    "help": go("f1"),
+    "today-light": light_today,
+}
+
+
+async def shoot(vault_root: Path, name: str, out: Path) -> None:
+    from companion.paths import VaultPaths
+
+    app = CompanionApp(VaultPaths(vault_root))
+    async with app.run_test(size=SIZE) as pilot:
+        await SHOTS[name](pilot)
+        app.save_screenshot(f"{name}.svg", str(out))
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="companion-shots-"))
+    # The pictures must not depend on this machine's settings or locale.
+    os.environ["XDG_CONFIG_HOME"] = str(work / "config")
+    os.environ["LANG"] = "en_US.UTF-8"
+    try:
+        template = build(work / "template")
+        clock.set_clock(lambda: DEMO_NOW)
+        OUT.mkdir(exist_ok=True)
+        for name in SHOTS:
+            root = work / name
+            shutil.copytree(template.root, root)
+            asyncio.run(shoot(root, name, OUT))
+            print(f"screenshots/{name}.svg", file=sys.stderr)
+    finally:
+        clock.set_clock(None)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

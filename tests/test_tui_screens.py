@@ -1,0 +1,358 @@
+"""Pilot-driven flows on the unlocked app: check-in, journal, chat offline, memory panel,
+auto-lock with an unsaved draft, literal display of markup and escape sequences."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from companion import clock, profile
+from companion.activity import chat, checkins, journal, progress
+from companion.memory import store
+from companion.tui.screens.checkin import CheckInScreen
+from companion.tui.screens.modals import ConfirmScreen, TypedConfirmScreen
+from companion.tui.screens.unlock import UnlockScreen
+from companion.vault import Vault
+from tests.conftest import PASSPHRASE
+from tests.tui_helpers import drive, screen_text, settle, unlock
+
+NOW = datetime(2026, 6, 10, 20, 0).astimezone()
+
+
+def frozen(moment: datetime = NOW) -> None:
+    clock.set_clock(lambda: moment)
+
+
+def reopen(paths) -> Vault:
+    return Vault.unlock(paths, PASSPHRASE, daily_backup=False)
+
+
+def test_checkin_fast_path(created) -> None:
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        assert isinstance(app.screen, CheckInScreen)
+        await pilot.press("7", "tab", "3", "tab", "7", ".", "5", "tab", "y", "enter")
+        await settle(pilot)
+        assert "editing your check-in" in screen_text(app)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        saved = checkins.get(vault, NOW.date())
+    assert saved is not None
+    assert saved.values == {"mood": 7, "cravings": 3, "sleep_hours": 7.5, "sober": True}
+
+
+def test_backfill_and_invalid_values(created) -> None:
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert "2026-06-09" in screen_text(app)
+        await pilot.press("1", "1", "enter")
+        await settle(pilot)
+        assert "mood 11 is out of range" in screen_text(app)
+        await pilot.press("backspace", "backspace", "4", "enter")
+        await settle(pilot)
+        await pilot.press("pagedown", "pagedown")  # the future is refused
+        await settle(pilot)
+        assert app.screen.day == NOW.date()
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        assert [c.date for c in checkins.all_checkins(vault)] == [date(2026, 6, 9)]
+        assert checkins.get(vault, date(2026, 6, 9)).values == {"mood": 4}
+
+
+def test_not_sober_offers_a_slip_and_keeps_history(created) -> None:
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        profile.update(vault, {"recovery_start_date": "2026-05-01"})
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("5", "tab", "8", "tab", "tab", "n", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "40 days stay in your history" in screen_text(app)
+        await pilot.click("#yes")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        prof = profile.load(vault)
+    assert prof["recovery_start_date"] == "2026-06-10"
+    assert prof["recovery_history"] == [{"start": "2026-05-01", "end": "2026-06-10", "days": 40}]
+    assert progress.sober_days(prof, NOW.date()) == 0
+
+
+def test_write_edit_search_and_delete_entries(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor")
+        editor.insert("Walked to the lighthouse with #family")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        app.screen.query_one("#editor").insert("Quiet night in")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "#family 1" in screen_text(app)
+        # edit the first entry
+        entries = app.screen.query_one("#entries")
+        entries.focus()
+        entries.highlighted = 1
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one("#editor").insert("Edited: ")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        # search
+        app.screen.query_one("#search").value = "lighthouse"
+        await settle(pilot)
+        text = screen_text(app)
+        assert "lighthouse" in text and "Quiet night" not in text
+        app.screen.query_one("#search").value = ""
+        await settle(pilot)
+        entries.focus()
+        entries.highlighted = 0
+        await pilot.press("delete")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.click("#yes")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        remaining = journal.newest(vault)
+    assert [e.text for e in remaining] == ["Edited: Walked to the lighthouse with #family"]
+
+
+def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "I need to talk about tonight"
+        await pilot.press("enter")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "coach is offline" in text and "Settings" in text
+        assert "I need to talk about tonight" in text
+        await pilot.press("ctrl+q")
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        session = chat.sessions(vault)[0]
+        assert [m.content for m in chat.messages(vault, session.id)] == [
+            "I need to talk about tonight"
+        ]
+        assert session.ended_at is not None  # closed on quit
+
+
+def test_memory_panel_edit_delete_pin_and_fresh_start(created) -> None:
+    paths, _ = created
+    with reopen(paths) as vault:
+        learned = store.add_fact(vault, "Likes long walks", "preferences", source="learned")
+        store.add_fact(vault, "Works night shifts", "identity", source="learned")
+        journal.add(vault, "stays after a fresh start")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Likes long walks" in text and "learned" in text
+        facts = app.screen.query_one("#facts")
+        facts.focus()
+        facts.highlighted = 3  # header, fact, header, fact: "Likes long walks"
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#value").value = "Likes long walks by the sea"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "you wrote" in screen_text(app)
+        facts.highlighted = 1
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        app.screen.query_one("#value").value = "Allergic to cats"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Allergic to cats" in screen_text(app)
+        facts.highlighted = 1
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.click("#yes")
+        await settle(pilot)
+        return [f.text for f in store.live_facts(app.vault)]
+
+    live = drive(paths, scenario)
+    assert sorted(live) == ["Allergic to cats", "Likes long walks by the sea"]
+    with reopen(paths) as vault:
+        from companion.vault.models import Fact
+
+        old = Fact.get_by_id(learned)
+        assert old.valid_until is not None  # history kept, "was -> now"
+
+    async def fresh(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        assert isinstance(app.screen, TypedConfirmScreen)
+        app.screen.query_one("#word").value = "nope"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, TypedConfirmScreen)  # wrong word: nothing erased
+        app.screen.query_one("#word").value = "forget"
+        await pilot.press("enter")
+        await settle(pilot)
+
+    drive(paths, fresh)
+    with reopen(paths) as vault:
+        from companion.vault.models import Fact
+
+        assert Fact.select().count() == 0
+        assert [e.text for e in journal.newest(vault)] == ["stays after a fresh start"]
+
+
+def test_auto_lock_keeps_an_unsaved_draft(created) -> None:
+    paths, _ = created
+    moment = [NOW]
+    clock.set_clock(lambda: moment[0])
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        app.screen.query_one("#editor").insert("half a thought I have not saved")
+        moment[0] = NOW + timedelta(minutes=app.config.auto_lock_minutes, seconds=1)
+        await app.check_auto_lock()
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockScreen) and app.vault is None
+        assert "half a thought" not in screen_text(app)
+        assert "inactivity" in screen_text(app)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        return app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == "half a thought I have not saved"
+
+
+def test_markup_and_escape_sequences_show_literally(created) -> None:
+    paths, _ = created
+    nasty = "[bold red]not bold[/] \x1b[2J\x1b[31mred\x07"
+    with reopen(paths) as vault:
+        journal.add(vault, nasty, title="[link=x]t[/link]")
+        session = chat.start(vault, "s")
+        chat.add_message(vault, session.id, "user", nasty)
+        store.add_fact(vault, "[reverse]fact[/reverse]", "general")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        texts = []
+        for key in ("f5", "f6", "f7"):
+            await pilot.press(key)
+            await settle(pilot)
+            if key == "f6":
+                app.screen.query_one("#sessions").focus()
+                await pilot.press("down", "enter")
+                await settle(pilot)
+            texts.append(screen_text(app))
+        return texts
+
+    journal_text, chat_text, memory_text = drive(paths, scenario)
+    assert "[link=x]t[/link]" in journal_text
+    assert "[bold red]not bold[/] ␛[2J␛[31mred␇" in chat_text
+    assert "[reverse]fact[/reverse]" in memory_text
+    for text in (journal_text, chat_text, memory_text):
+        assert "\x1b" not in text and "\x07" not in text
+
+
+def test_palette_lists_every_screen_and_escape_goes_back(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        for name in (
+            "Today",
+            "Check-in",
+            "Journal",
+            "Chat",
+            "What I know about you",
+            "Profile",
+            "Insights",
+            "Settings",
+            "SOS",
+            "Lock",
+        ):
+            assert name in titles
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Insights")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.current_mode == "insights"
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.current_mode == "insights"
+        await pilot.press("f1")
+        await settle(pilot)
+        assert "Ctrl+P" in screen_text(app)
+
+    drive(paths, scenario)
+
+
+def test_sos_after_unlock_shows_the_coping_plan(created) -> None:
+    paths, _ = created
+    with reopen(paths) as vault:
+        profile.update(vault, {"coping_plan": "Call Dana, then walk", "sponsor": "Dana 555"})
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f2")
+        await settle(pilot)
+        return screen_text(app)
+
+    text = drive(paths, scenario)
+    assert "Call Dana, then walk" in text and "Sponsor: Dana 555" in text
+
+
+def test_works_at_80_by_24(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        for key in ("f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"):
+            await pilot.press(key)
+            await settle(pilot)
+            text = screen_text(app)
+            assert "Today" in text.splitlines()[0]  # the nav bar fits
+        return True
+
+    assert drive(paths, scenario, size=(80, 24))

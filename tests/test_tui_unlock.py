@@ -1,0 +1,111 @@
+"""Create, unlock, wrong passphrase, forgotten passphrase, damaged vault, SOS while locked."""
+
+from __future__ import annotations
+
+from companion.tui.screens.modals import ForgotScreen, RecoveryKeyScreen, SosScreen
+from companion.tui.screens.today import TodayScreen
+from companion.tui.screens.unlock import UnlockScreen
+from companion.vault import Vault
+from tests.conftest import PASSPHRASE
+from tests.tui_helpers import drive, screen_text, settle, unlock
+
+
+def test_first_run_creates_a_vault_and_shows_the_recovery_key_once(paths) -> None:
+    async def scenario(app, pilot):
+        screen = app.screen
+        assert isinstance(screen, UnlockScreen) and screen.creating
+        screen.query_one("#passphrase").value = "short"
+        await pilot.pause()
+        assert "Too short" in str(screen.query_one("#strength").render())
+        screen.query_one("#passphrase").value = PASSPHRASE
+        screen.query_one("#repeat").value = PASSPHRASE + " typo"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "differ" in screen_text(app)
+        screen.query_one("#repeat").value = PASSPHRASE
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RecoveryKeyScreen)
+        key = app.screen.key
+        assert key in screen_text(app) and "nobody" in screen_text(app)
+        assert app.screen.query_one("#yes").disabled  # must confirm it was written down
+        await pilot.click("#written")
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert isinstance(app.screen, TodayScreen)
+        return key
+
+    key = drive(paths, scenario)
+    assert paths.db.exists()
+    from companion.vault import crypto
+
+    with Vault.unlock(paths, recovery_key=crypto.parse_recovery_key(key), daily_backup=False):
+        pass
+
+
+def test_wrong_passphrase_shows_inline_error_then_unlocks(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, "not it at all")
+        assert isinstance(app.screen, UnlockScreen)
+        assert "Wrong passphrase" in screen_text(app)
+        assert app.vault is None
+        await unlock(pilot, PASSPHRASE)
+        assert isinstance(app.screen, TodayScreen) and app.vault is not None
+
+    drive(paths, scenario)
+
+
+def test_forgot_passphrase_with_the_recovery_key(created) -> None:
+    paths, recovery = created
+
+    async def scenario(app, pilot):
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(app.screen, ForgotScreen)
+        app.screen.query_one("#key").value = recovery
+        app.screen.query_one("#new").value = "my new passphrase"
+        app.screen.query_one("#repeat").value = "my new passphrase"
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert isinstance(app.screen, TodayScreen)
+
+    drive(paths, scenario)
+    Vault.unlock(paths, "my new passphrase", daily_backup=False).close()
+
+
+def test_damaged_vault_offers_the_newest_backup(created) -> None:
+    paths, _ = created
+    Vault.unlock(paths, PASSPHRASE).close()  # writes today's backup
+    paths.db.write_bytes(b"")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        assert "damaged" in screen_text(app)
+        restore = app.screen.query_one("#restore")
+        assert restore.display
+        app.screen.query_one("#passphrase").value = PASSPHRASE
+        await pilot.click("#restore")
+        await settle(pilot)
+        assert isinstance(app.screen, TodayScreen)
+
+    drive(paths, scenario)
+    assert (paths.root / "replaced").is_dir()
+
+
+def test_sos_works_on_the_unlock_screen(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await pilot.press("f2")
+        await settle(pilot)
+        assert isinstance(app.screen, SosScreen)
+        text = screen_text(app)
+        assert "findahelpline.com" in text or "988" in text or "116 123" in text
+        assert "coping plan" not in text  # nothing personal before unlock
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockScreen)
+
+    drive(paths, scenario)

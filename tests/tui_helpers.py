@@ -1,0 +1,63 @@
+"""Driving the real app with Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from rich.console import Console
+from textual.pilot import Pilot
+
+from companion.paths import VaultPaths
+from companion.tui.app import CompanionApp
+
+SIZE = (100, 32)
+
+
+def drive(
+    paths: VaultPaths,
+    scenario: Callable[[CompanionApp, Pilot], Awaitable[Any]],
+    size: tuple[int, int] = SIZE,
+) -> Any:
+    """Run ``scenario`` against a fresh app on ``paths`` and return what it returns."""
+
+    async def main() -> Any:
+        app = CompanionApp(paths)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            return await scenario(app, pilot)
+
+    return asyncio.run(main())
+
+
+async def settle(pilot: Pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def unlock(pilot: Pilot, passphrase: str) -> None:
+    pilot.app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+def screen_text(app: CompanionApp) -> str:
+    """Everything on screen as plain text, as a person would read it."""
+    width, height = app.size
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()
