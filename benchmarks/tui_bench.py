@@ -64,24 +64,31 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-async def painted_after(screen, started: float, changed) -> float:  # type: ignore[no-untyped-def]
-    """Milliseconds from ``started`` to the first repaint of ``screen`` after ``changed()``."""
-    while not changed():
+async def painted_after(app, started: float, ready) -> float:  # type: ignore[no-untyped-def]
+    """Milliseconds from ``started`` to the first paint at which ``ready()`` held."""
+    app.first_ready_paint = None
+    app.paint_probe = ready
+    while app.first_ready_paint is None:
         await asyncio.sleep(0.0005)
-    mark = time.perf_counter()
-    while getattr(screen, "painted_at", 0.0) < mark:
-        await asyncio.sleep(0.0005)
-    return (screen.painted_at - started) * 1000
+    app.paint_probe = None
+    return (app.first_ready_paint - started) * 1000
 
 
 def instrument(app) -> None:  # type: ignore[no-untyped-def]
-    """Record when each screen last reached the (headless) terminal."""
+    """Note the first paint (to the headless terminal) at which the probe holds."""
     display = app._display
+    app.paint_probe, app.first_ready_paint = None, None
 
     def wrapped(screen, renderable):  # type: ignore[no-untyped-def]
         result = display(screen, renderable)
-        if renderable is not None:
-            screen.painted_at = time.perf_counter()
+        probe = app.paint_probe
+        if renderable is not None and probe is not None and app.first_ready_paint is None:
+            try:
+                ready = probe()
+            except Exception:  # the screen is still being built
+                ready = False
+            if ready:
+                app.first_ready_paint = time.perf_counter()
         return result
 
     app._display = wrapped
@@ -109,61 +116,71 @@ async def in_app(root: Path, runs: int) -> None:
         app = CompanionApp(paths)
         async with app.run_test(size=(100, 32)) as pilot:
             instrument(app)
+            # A person takes a second or more to type a passphrase; the app uses that time.
+            while "today" not in app._screen_stacks:
+                await asyncio.sleep(0.01)
             await pilot.pause()
             app.screen.query_one("#passphrase").value = PASSPHRASE
             started = time.perf_counter()
             app.post_message(events.Key("enter", None))
-
-            while not (isinstance(app.screen, TodayScreen) and app.screen.is_mounted):
-                await asyncio.sleep(0.0005)
-            today = app.screen
-            while getattr(today, "painted_at", 0.0) < started:
-                await asyncio.sleep(0.0005)
-            unlocks.append((today.painted_at - started) * 1000)
+            unlocks.append(
+                await painted_after(app, started, lambda a=app: isinstance(a.screen, TodayScreen))
+            )
+            await app.warmed.wait()  # prewarming, then the index, finish in the background
             await pilot.pause()
-            await app.workers.wait_for_complete()
-            while app.index is None:  # prewarming, then the index, finish in the background
-                await asyncio.sleep(0.01)
+
+            def journal_listed(a=app) -> bool:  # type: ignore[no-untyped-def]
+                screen = a.screen
+                return isinstance(screen, JournalScreen) and bool(
+                    screen.query_one("#entries").option_count
+                )
+
             started = time.perf_counter()
             app.post_message(events.Key("f5", None))
-            while not (isinstance(app.screen, JournalScreen) and app.screen.is_mounted):
-                await asyncio.sleep(0.0005)
-            screen = app.screen
-            entries = screen.query_one("#entries")
-            lists.append(await painted_after(screen, started, lambda e=entries: e.option_count))
-            search = screen.query_one("#search")
-            started = time.perf_counter()
-            search.value = "sponsor kitchen"
+            lists.append(await painted_after(app, started, journal_listed))
+            await pilot.pause()
+            entries = app.screen.query_one("#entries")
             first = entries.get_option_at_index(0).id
-            searches.append(await painted_after(
-                screen, started, lambda e=entries, f=first: e.get_option_at_index(0).id != f))
+            started = time.perf_counter()
+            app.screen.query_one("#search").value = "sponsor kitchen"
+            searches.append(
+                await painted_after(
+                    app, started, lambda e=entries, f=first: e.get_option_at_index(0).id != f
+                )
+            )
             await pilot.press("f6")
             await pilot.pause()
-            screen = app.screen
-            message = screen.query_one("#message")
+            message = app.screen.query_one("#message")
             message.focus()
             await pilot.pause()
             vault = app.vault
             # A second of decrypting in a thread, GIL and all, as extraction would do.
-            app.run_worker(lambda v=vault: [SearchIndex.build(v) for _ in range(2)],
-                           thread=True)
+            app.run_worker(lambda v=vault: [SearchIndex.build(v) for _ in range(2)], thread=True)
             for _ in range(40):
                 before = len(message.value)
                 started = time.perf_counter()
                 app.post_message(events.Key("a", "a"))
-                keys_ms.append(await painted_after(
-                    screen, started, lambda m=message, b=before: len(m.value) > b))
+                keys_ms.append(
+                    await painted_after(app, started, lambda m=message, b=before: len(m.value) > b)
+                )
             await app.workers.wait_for_complete()
     print(f"\nIn the app on the ten-year vault ({runs} runs; keystrokes: {len(keys_ms)})")
     row("key derivation alone", kdf)
-    row("unlock: Enter to Today painted", statistics.median(unlocks),
-        target=f"target <= {kdf + 150:,.0f} ms (KDF + 150)")
-    row("open the journal list (F5 to painted)", statistics.median(lists),
-        target="target <= 100 ms")
+    row(
+        "unlock: Enter to Today painted",
+        statistics.median(unlocks),
+        target=f"target <= {kdf + 150:,.0f} ms (KDF + 150)",
+    )
+    row(
+        "open the journal list (F5 to painted)", statistics.median(lists), target="target <= 100 ms"
+    )
     row("search from the journal screen (to painted)", statistics.median(searches))
     row("keystroke to screen, p50, slow worker running", statistics.median(keys_ms))
-    row("keystroke to screen, p95, slow worker running", percentile(keys_ms, 95),
-        target="target <= 50 ms")
+    row(
+        "keystroke to screen, p95, slow worker running",
+        percentile(keys_ms, 95),
+        target="target <= 50 ms",
+    )
 
 
 def _timed(fn) -> float:  # type: ignore[no-untyped-def]
@@ -182,8 +199,9 @@ def main() -> None:
         build(root)
     print("Start to first paint (whole process, headless)")
     minimal = process_ms(MINIMAL, runs=args.runs)
-    ours = process_ms(COMPANION % str(Path(__file__).resolve().parent.parent), str(root),
-                      runs=args.runs)
+    ours = process_ms(
+        COMPANION % str(Path(__file__).resolve().parent.parent), str(root), runs=args.runs
+    )
     row("minimal Textual app", minimal)
     row("companion, unlock screen", ours)
     row("ratio", ours / minimal, unit="", target="target <= 1.25")

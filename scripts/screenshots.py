@@ -33,6 +33,10 @@ async def unlock(pilot: Pilot, passphrase: str = DEMO_PASSPHRASE) -> None:
     pilot.app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
     await pilot.press("enter")
     await settle(pilot)
+    # Screens are composed ahead of use and the search index is built last: wait for all
+    # of it, so every picture starts from the same state.
+    await asyncio.wait_for(pilot.app.warmed.wait(), timeout=60)  # type: ignore[attr-defined]
+    await settle(pilot)
 
 
 def go(key: str) -> Callable[[Pilot], Awaitable[None]]:

@@ -6,6 +6,7 @@ removes those modes (and re-adds them empty), drops the index and closes the vau
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import sys
 from collections.abc import Callable, Iterable
@@ -58,9 +59,20 @@ class CompanionApp(App[None]):
     # re-parse all styles (about 0.2 s each time), which the first visit would pay.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         "app.tcss",
-        *(f"screens/{name}.tcss" for name in (
-            "unlock", "today", "checkin", "journal", "chat", "memory", "profile", "insights",
-            "settings")),
+        *(
+            f"screens/{name}.tcss"
+            for name in (
+                "unlock",
+                "today",
+                "checkin",
+                "journal",
+                "chat",
+                "memory",
+                "profile",
+                "insights",
+                "settings",
+            )
+        ),
     ]
     MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {"lock": UnlockScreen}
     DEFAULT_MODE = "lock"
@@ -84,6 +96,8 @@ class CompanionApp(App[None]):
         self.index: SearchIndex | None = None
         self.last_activity: datetime = clock.now()
         self.mode_history: list[str] = []
+        self.warmed = asyncio.Event()
+        """Set once, after unlock, every screen is composed and the search index is built."""
         for mode in DATA_MODES:
             self.add_mode(mode, screen_factory(mode))
 
@@ -123,10 +137,13 @@ class CompanionApp(App[None]):
 
     def prewarm(self, modes: tuple[str, ...] = ("today",)) -> None:
         """Compose screens before they are needed, one per tick so input is never held up:
-        Today while the key is derived (argon2 releases the GIL), the rest once Today shows."""
+        Today while the passphrase is typed, the rest once Today shows."""
         for mode in modes:
             if mode not in self._screen_stacks and mode in self._modes:
                 self._init_mode(mode)  # Textual's own lazy set-up of a mode, done early
+                screen = self._screen_stacks[mode][0]
+                if self.vault is not None and hasattr(screen, "load"):
+                    self.call_after_refresh(screen.load)  # its data too, ahead of the visit
                 self.set_timer(0.05, lambda: self.prewarm(modes))
                 return
         if modes != ("today",) and self.vault is not None and self.index is None:
@@ -154,6 +171,10 @@ class CompanionApp(App[None]):
     def _index_ready(self, vault: Vault, index: SearchIndex) -> None:
         if self.vault is vault:  # not locked meanwhile
             self.index = index
+            # Tens of thousands of long-lived strings: keep the collector from rescanning
+            # them on every full pass, which would pause the UI (undone on lock).
+            gc.freeze()
+            self.warmed.set()
             for screen in self.live_screens():
                 if hasattr(screen, "index_ready"):
                     screen.index_ready()
@@ -187,8 +208,10 @@ class CompanionApp(App[None]):
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
         vault, self.vault, self.index = self.vault, None, None
+        self.warmed.clear()
         vault.close()
         del vault
+        gc.unfreeze()
         gc.collect()
         screen = self.screen
         if isinstance(screen, UnlockScreen):
@@ -273,6 +296,8 @@ class CompanionApp(App[None]):
         if self.vault is not None:
             self.vault.close()
             self.vault = None
+        self.index = None
+        gc.unfreeze()
 
 
 def run(paths: VaultPaths) -> None:

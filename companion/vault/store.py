@@ -132,6 +132,8 @@ class Vault:
         self._data_key = data_key
         self._lock = lock
         self._write_lock = threading.RLock()
+        self.generation = 0
+        """Counts committed writes, so views can tell whether what they show is stale."""
         self.database = pw.SqliteDatabase(
             str(paths.db), pragmas=PRAGMAS, thread_safe=False, check_same_thread=False
         )
@@ -266,6 +268,7 @@ class Vault:
         """One durable write transaction (BEGIN IMMEDIATE ... COMMIT with fsync)."""
         with self._write_lock, storage_errors(), self.database.atomic("IMMEDIATE"):
             yield
+        self.generation += 1
 
     def insert(self, model: type[Record], payload: dict[str, Any], **meta: Any) -> int:
         """Insert a row and seal its payload under the id SQLite gave it."""

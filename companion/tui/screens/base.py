@@ -32,6 +32,7 @@ class DataScreen(Screen[None]):
         # visit, about 0.2 s on two cores.
         self._css_update_count = self.app._css_update_count
         self._shown = False
+        self._generation = -1
 
     @property
     def companion(self) -> CompanionApp:
@@ -51,12 +52,21 @@ class DataScreen(Screen[None]):
     def compose_body(self) -> ComposeResult:
         yield from ()
 
+    ALWAYS_REFRESH: ClassVar[bool] = True
+    """Reload on every visit (the clock or settings matter), not only after a write."""
+
     def on_screen_resume(self) -> None:
-        # Screens may be composed ahead of time, while the key is being derived.
+        # Screens may be composed ahead of time (see CompanionApp.prewarm) while inactive.
         if self.companion.vault is not None and self.companion.current_mode == self.MODE:
-            if not self._shown:
-                self._shown = True
-                self.first_show()
+            self.load()
+
+    def load(self) -> None:
+        vault = self.vault
+        if not self._shown:
+            self._shown = True
+            self.first_show()
+        if self.ALWAYS_REFRESH or vault.generation != self._generation:
+            self._generation = vault.generation
             self.refresh_data()
 
     def first_show(self) -> None:

@@ -39,6 +39,7 @@ def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
 
 class ChatScreen(DataScreen):
     MODE = "chat"
+    ALWAYS_REFRESH = False
     AUTO_FOCUS = "#message"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "new_session", "New chat", id="chat-new", tooltip="Start a new session"),

@@ -30,6 +30,7 @@ def parse_tags(text: str) -> list[str]:
 
 class JournalScreen(DataScreen):
     MODE = "journal"
+    ALWAYS_REFRESH = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "new", "New entry", id="journal-new", tooltip="Start a new entry"),
         Binding("ctrl+s", "save", "Save", id="journal-save", tooltip="Save this entry"),

@@ -57,6 +57,7 @@ def memory_markdown(content: dict[str, object], day: str) -> str:
 
 class MemoryScreen(DataScreen):
     MODE = "memory"
+    ALWAYS_REFRESH = False
     AUTO_FOCUS = "#facts"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add", "Add fact", id="memory-add", tooltip="Tell Companion something"),

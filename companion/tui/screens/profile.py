@@ -34,6 +34,7 @@ def as_text(value: Any) -> str:
 
 class ProfileScreen(DataScreen):
     MODE = "profile"
+    ALWAYS_REFRESH = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="profile-save", tooltip="Save the profile"),
     ]

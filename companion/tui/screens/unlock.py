@@ -110,6 +110,10 @@ class UnlockScreen(Screen[None]):
         import companion.tui.screens.registry
         import companion.vault  # noqa: F401
 
+        if not self.creating:
+            # Compose Today now, so the key derivation later has both cores to itself.
+            self.app.call_from_thread(self.app.prewarm)  # type: ignore[attr-defined]
+
     # -- feedback -----------------------------------------------------------------------
 
     def show_error(self, message: str) -> None:
@@ -161,8 +165,6 @@ class UnlockScreen(Screen[None]):
         else:
             self.busy(True)
             self.unlock(passphrase)
-            # Once the key derivation is under way (it releases the GIL), compose Today.
-            self.set_timer(0.05, self.app.prewarm)  # type: ignore[attr-defined]
 
     @work(thread=True, exclusive=True, group="unlock")
     def unlock(self, passphrase: str) -> None:
