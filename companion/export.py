@@ -75,7 +75,7 @@ def collect(vault: Vault) -> dict[str, Any]:
                 else None,
                 "supersedes": f.supersedes,
             }
-            for f in (store.fact_view(vault, r) for r in Fact.select().where(Fact.deleted == False))  # noqa: E712
+            for f in (store.fact_view(vault, r) for r in Fact.select().where(Fact.deleted == 0))
         ],
         "daily_memories": [
             {

@@ -15,7 +15,17 @@ from types import TracebackType
 
 from companion.paths import log_dir, open_private, private_dir
 
-NOISY_LOGGERS = ("anthropic", "httpx", "httpcore", "openai", "peewee", "asyncio", "markdown_it")
+NOISY_LOGGERS = (
+    "anthropic",
+    "httpx",
+    "httpcore",
+    "httpx2",
+    "httpcore2",
+    "openai",
+    "peewee",
+    "asyncio",
+    "markdown_it",
+)
 
 log = logging.getLogger("companion")
 

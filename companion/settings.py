@@ -11,7 +11,7 @@ from companion.vault.models import Setting
 PROVIDERS = ("anthropic", "local", "none")
 DEFAULTS: dict[str, Any] = {
     "provider": "anthropic",
-    "chat_model": "claude-sonnet-4-5",
+    "chat_model": "claude-sonnet-5-5",
     "extraction_model": "claude-haiku-4-5",
     "local_base_url": "http://localhost:11434/v1",
     "local_model": "llama3.2",

@@ -65,7 +65,7 @@ def passfile(tmp_path: Path) -> Path:
 
 
 def child_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env = dict(os.environ)  # isolated_env already removed the developer's real settings
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env.update(extra)
     return env
@@ -93,3 +93,17 @@ def run_cli(
 
 def db_bytes(paths: VaultPaths) -> bytes:
     return paths.db.read_bytes()
+
+
+@pytest.fixture
+def fake_llm(monkeypatch: pytest.MonkeyPatch):
+    """The loopback Messages API, with the real SDK pointed at it through the environment."""
+    from tests.fake_llm import FakeLLM
+
+    fake = FakeLLM().start()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "test-key-not-real")
+    monkeypatch.setenv("COMPANION_MAX_RETRIES", "0")
+    monkeypatch.setenv("COMPANION_TIMEOUT", "2")
+    yield fake
+    fake.stop()

@@ -23,7 +23,7 @@ def global_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from companion.cli import activity_cmds, vault_cmds
+    from companion.cli import activity_cmds, coach_cmds, vault_cmds
 
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -35,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     vault_cmds.register(commands)
     activity_cmds.register(commands)
+    coach_cmds.register(commands)
     return parser
 
 

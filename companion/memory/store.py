@@ -88,7 +88,7 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
 
 def live_facts(vault: Vault) -> list[FactView]:
     """Facts in force: not deleted, not superseded. Expired tiers are filtered by callers."""
-    rows = Fact.select().where((Fact.deleted == False) & Fact.valid_until.is_null())  # noqa: E712
+    rows = Fact.select().where((Fact.deleted == 0) & Fact.valid_until.is_null())
     return [fact_view(vault, row) for row in rows.order_by(Fact.category, Fact.id)]
 
 

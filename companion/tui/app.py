@@ -175,9 +175,16 @@ class CompanionApp(App[None]):
             # them on every full pass, which would pause the UI (undone on lock).
             gc.freeze()
             self.warmed.set()
+            self.preload_sdk()
             for screen in self.live_screens():
                 if hasattr(screen, "index_ready"):
                     screen.index_ready()
+
+    @work(thread=True, group="preload")
+    def preload_sdk(self) -> None:
+        """The anthropic SDK takes a second or two to import; pay that here, in a thread,
+        rather than on the first message."""
+        import anthropic  # noqa: F401
 
     @work(thread=True, exclusive=True, group="backup")
     def after_unlock(self) -> None:

@@ -6,19 +6,22 @@ off-the-record session is kept in history but never memorized or recalled.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Markdown, OptionList, Static
+from textual.widgets.markdown import MarkdownStream
 from textual.widgets.option_list import Option
 
 from companion import clock, drafts
 from companion.activity import chat
+from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
@@ -26,8 +29,28 @@ from companion.tui.text import literal, one_line, visible
 IDLE_CLOSE = timedelta(minutes=30)
 OFFLINE = (
     "The coach is offline: no provider is set up. Add an Anthropic API key in Settings (F10), "
-    "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session."
+    "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session, "
+    "and what you said is still remembered."
 )
+
+
+class Streamer:
+    """Feeds streamed text to a Markdown widget; the stream starts with the first piece
+    (stopping a Markdown stream that never ran would cancel the worker around it)."""
+
+    def __init__(self, widget: Markdown) -> None:
+        self.widget = widget
+        self.stream: MarkdownStream | None = None
+
+    async def write(self, piece: str) -> None:
+        if self.stream is None:
+            self.stream = Markdown.get_stream(self.widget)
+        await self.stream.write(visible(piece))
+
+    async def stop(self) -> None:
+        if self.stream is not None:
+            await asyncio.sleep(0)  # let the stream's task start, so stopping it is clean
+            await self.stream.stop()
 
 
 def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
@@ -51,6 +74,7 @@ class ChatScreen(DataScreen):
             tooltip="Keep this session out of memory",
         ),
         Binding("ctrl+r", "rename", "Rename", id="chat-rename"),
+        Binding("ctrl+y", "retry", "Retry", id="chat-retry", tooltip="Ask the coach again"),
         Binding(
             "delete",
             "delete_session",
@@ -136,16 +160,67 @@ class ChatScreen(DataScreen):
         if self.session_id is None:
             session = chat.start(self.vault, one_line(text, 40), self.off_record_next)
             self.session_id, self.off_record_next = session.id, False
-        chat.add_message(self.vault, self.session_id, "user", text)
+            self.refresh_data()
         event.input.value = ""
         drafts.discard(self.vault, "chat")
-        self.refresh_data()
-        self.reply()
-
-    def reply(self) -> None:
-        """Ask the coach; with no provider, say so plainly (the message is already saved)."""
+        if safety.detect(text):
+            self.app.action_sos()  # type: ignore[attr-defined]
         box = self.query_one("#conversation", VerticalScroll)
-        box.mount(Static(OFFLINE, classes="message notice"))
+        box.mount(message_widget("user", text))
+        box.scroll_end(animate=False)
+        self.converse(self.session_id, text, save_user=True)
+
+    def action_retry(self) -> None:
+        """Ask again after a failed reply; the user's words were kept."""
+        if self.session_id is None or self.workers_busy():
+            return
+        last = next(
+            (m for m in reversed(chat.messages(self.vault, self.session_id)) if m.role == "user"),
+            None,
+        )
+        if last is not None:
+            self.converse(self.session_id, last.content, save_user=False)
+
+    def workers_busy(self) -> bool:
+        return any(w.group == "coach" and w.is_running for w in self.workers)
+
+    @work(exclusive=True, group="coach")
+    async def converse(self, session_id: int, text: str, save_user: bool) -> None:
+        from companion import crisis
+        from companion.coach import service
+
+        box = self.query_one("#conversation", VerticalScroll)
+        reply = Markdown("", classes="message assistant")
+        await box.mount(reply)
+        box.anchor()
+        streamer = Streamer(reply)
+        try:
+            outcome = await service.respond(
+                self.vault,
+                session_id,
+                text,
+                streamer.write,
+                crisis_lines=crisis.as_text(self.companion.config),
+                save_user=save_user,
+            )
+        finally:
+            await streamer.stop()
+        for fact in outcome.captured:
+            self.notify(f"Remembered: {fact}", title="What I know about you")
+        if outcome.offline:
+            await reply.remove()
+            await box.mount(Static(OFFLINE, classes="message notice"))
+        elif outcome.error is not None:
+            if outcome.reply:
+                await reply.append("\n\n*(reply incomplete: the connection stopped)*")
+            else:
+                await reply.remove()
+            await box.mount(
+                Static(
+                    f"{outcome.error} Press Ctrl+Y to retry; your message is kept.",
+                    classes="message notice",
+                )
+            )
         box.scroll_end(animate=False)
 
     # -- session actions ----------------------------------------------------------------
@@ -154,10 +229,34 @@ class ChatScreen(DataScreen):
         self.close_session()
         self.refresh_data()
         self.query_one("#message", Input).focus()
+        from companion.coach import providers
+
+        if providers.configured(self.vault) is not None:
+            session = chat.start(self.vault, "", self.off_record_next)
+            self.session_id, self.off_record_next = session.id, False
+            self.refresh_data()
+            self.greet(session.id)
+
+    @work(exclusive=True, group="coach")
+    async def greet(self, session_id: int) -> None:
+        from companion.coach import service
+
+        box = self.query_one("#conversation", VerticalScroll)
+        reply = Markdown("", classes="message assistant")
+        await box.mount(reply)
+        streamer = Streamer(reply)
+        try:
+            outcome = await service.greet(self.vault, session_id, streamer.write)
+        finally:
+            await streamer.stop()
+        if outcome.error is not None and not outcome.reply:
+            await reply.remove()
 
     def close_session(self) -> None:
         if self.session_id is not None:
-            chat.end(self.vault, self.session_id)
+            from companion.coach import service
+
+            service.close_session(self.vault, self.session_id)
             self.session_id = None
 
     def action_off_record(self) -> None:

@@ -17,6 +17,7 @@ from textual.widgets import Button, Collapsible, Input, Label, Select, Static
 
 from companion import clock, drafts, profile
 from companion.activity import checkins, progress
+from companion.coach import safety
 from companion.errors import InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
@@ -164,7 +165,9 @@ class CheckInScreen(DataScreen):
         drafts.discard(self.vault, "checkin")
         self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
         self.show_day()
-        if saved.values.get("sober") is False:
+        if safety.detect(str(saved.values.get("note", ""))):
+            self.app.action_sos()  # type: ignore[attr-defined]
+        elif saved.values.get("sober") is False:
             self.offer_slip()
 
     def offer_slip(self) -> None:

@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 
 from companion import clock, drafts
 from companion.activity import journal
+from companion.coach import safety
 from companion.errors import InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
@@ -216,6 +217,8 @@ class JournalScreen(DataScreen):
         self.set_status(f"Saved entry {entry.id} at {clock.now():%H:%M}.")
         self.notify("Saved.")
         self.refresh_data()
+        if safety.detect(text):
+            self.app.action_sos()  # type: ignore[attr-defined]
 
     def action_delete(self) -> None:
         option = self.query_one("#entries", OptionList).highlighted_option

@@ -1,0 +1,229 @@
+"""The "## What You Know About This User" section, rebuilt for every message within a hard
+token budget (1 token ~ 4 characters): 600 for Claude-class models, 200 for small local ones.
+
+Priority, highest first: profile essentials and pinned facts; facts (preferences first);
+recent momentum; conversation cues; memories relevant to this message. Lower priorities are
+cut first, deterministically: once a line does not fit, nothing after it is added. A recall
+question reserves up to a quarter of the budget for the relevant memories.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from companion import clock, profile
+from companion.activity import checkins, progress
+from companion.coach import recall
+from companion.memory import followups, store
+from companion.vault import Vault
+from companion.vault.models import ChatSession, SessionSummary
+
+HEADER = "## What You Know About This User"
+CLAUDE_BUDGET = 600
+LOCAL_BUDGET = 200
+LINE_LIMIT = 220
+SECTIONS = ("Profile", "Facts", "Recent momentum", "Conversation cues", "Relevant memories")
+
+
+def tokens(text: str) -> int:
+    return math.ceil(len(text) / 4)
+
+
+@dataclass
+class Section:
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Context:
+    text: str
+    budget: int
+    dropped: int  # lines left out for the budget
+
+    @property
+    def tokens(self) -> int:
+        return tokens(self.text)
+
+
+def _short(text: str) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= LINE_LIMIT else flat[: LINE_LIMIT - 1] + "…"
+
+
+def _listing(value: Any) -> str:
+    return ", ".join(value) if isinstance(value, list) else str(value)
+
+
+def profile_lines(prof: dict[str, Any], today: date) -> list[str]:
+    lines = []
+    if prof.get("preferred_name"):
+        lines.append(f"Name: {prof['preferred_name']}")
+    focus = prof.get("recovery_focus")
+    days = progress.sober_days(prof, today)
+    if focus or days is not None:
+        since = (
+            f", sober since {prof['recovery_start_date']} ({days} days)" if days is not None else ""
+        )
+        lines.append(f"Recovery: {focus or 'in recovery'}{since}")
+    if prof.get("current_step"):
+        lines.append(f"Working step {prof['current_step']}")
+    for key, label in (
+        ("known_triggers", "Triggers"),
+        ("coping_plan", "Coping plan"),
+        ("sponsor", "Sponsor"),
+        ("fellowship", "Fellowship"),
+        ("goals", "Goals"),
+    ):
+        if prof.get(key):
+            lines.append(f"{label}: {_listing(prof[key])}")
+    return lines
+
+
+def live_facts(vault: Vault) -> list[store.FactView]:
+    """Facts in force and not expired (expired tiers stay in history, out of context)."""
+    now = clock.now()
+    rows = store.live_facts(vault)
+    return [f for f in rows if f.category != "cue" and not _expired(f, now)]
+
+
+def _expired(fact: store.FactView, now: Any) -> bool:
+    from companion.vault.models import Fact
+
+    row = Fact.get_by_id(fact.id)
+    return bool(row.expires_at) and clock.parse_stamp(row.expires_at) <= now
+
+
+def momentum_lines(vault: Vault, today: date) -> list[str]:
+    lines = []
+    streak = progress.streak(progress.checkin_dates(), today)
+    if streak:
+        lines.append(f"Check-in streak: {streak} days")
+    rows = (
+        SessionSummary.select()
+        .join(ChatSession)
+        .where(ChatSession.off_record == 0)
+        .order_by(SessionSummary.updated_at.desc())
+        .limit(3)
+    )
+    for row in rows:
+        data = vault.unseal(SessionSummary, row.id, row.payload)
+        outcome = data.get("outcome") or data.get("summary_text")
+        if outcome:
+            lines.append(f"Session {clock.parse_stamp(row.updated_at):%Y-%m-%d}: {outcome}")
+    for c in reversed(checkins.between(vault, today - timedelta(days=6), today)):
+        v = c.values
+        parts = [f"{k} {v[k]}/10" for k in ("mood", "cravings") if k in v]
+        if "sleep_hours" in v:
+            parts.append(f"slept {v['sleep_hours']:g}h")
+        if "sober" in v:
+            parts.append("sober" if v["sober"] else "not sober")
+        if v.get("note"):
+            parts.append(f'note: "{v["note"]}"')
+        lines.append(f"{c.date.isoformat()}: " + ", ".join(parts))
+    return lines
+
+
+def cue_lines(vault: Vault) -> list[str]:
+    lines = [f"Cue: {f.text}" for f in store.live_facts(vault) if f.category == "cue"]
+    lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
+    rows = (
+        SessionSummary.select()
+        .join(ChatSession)
+        .where(ChatSession.off_record == 0)
+        .order_by(SessionSummary.updated_at.desc())
+        .limit(3)
+    )
+    for row in rows:
+        for thread in vault.unseal(SessionSummary, row.id, row.payload).get("open_threads", []):
+            lines.append(f"Open thread: {thread}")
+    return lines
+
+
+def relevant_lines(
+    vault: Vault, message: str, facts_shown: set[int], current_session: int | None
+) -> list[str]:
+    if not message.strip():
+        return []
+    memories = recall.recall(vault, message, limit=6, current_session=current_session)
+    words = recall.keywords(message)
+    extra = [
+        f"[{f.created_at:%Y-%m-%d}] fact: {f.text}"
+        for f in live_facts(vault)
+        if f.id not in facts_shown and words and recall._score(f.text, words)
+    ]
+    return [m.line() for m in memories] + extra[:3]
+
+
+def build(
+    vault: Vault,
+    message: str = "",
+    budget: int = CLAUDE_BUDGET,
+    current_session: int | None = None,
+) -> Context:
+    today = clock.today()
+    prof = profile.load(vault)
+    facts = live_facts(vault)
+    pinned = [f for f in facts if f.pinned]
+    others = sorted(
+        (f for f in facts if not f.pinned),
+        key=lambda f: (f.category != "preferences", -f.created_at.timestamp()),
+    )
+    essentials = profile_lines(prof, today) + [f"{f.text} (pinned)" for f in pinned]
+    fact_lines = [f"({f.category}) {f.text}" for f in others]
+    shown_ids = {f.id for f in facts}
+    relevant = relevant_lines(vault, message, shown_ids, current_session)
+    ordered = [
+        ("Profile", essentials),
+        ("Facts", fact_lines),
+        ("Recent momentum", momentum_lines(vault, today)),
+        ("Conversation cues", cue_lines(vault)),
+        ("Relevant memories", relevant),
+    ]
+    return fit(ordered, budget, reserve_relevant=recall.is_recall_question(message))
+
+
+def fit(
+    ordered: list[tuple[str, list[str]]], budget: int, reserve_relevant: bool = False
+) -> Context:
+    """Keep lines in priority order while the rendered text stays within ``budget``."""
+    limit = budget * 4
+    chosen: dict[str, list[str]] = {title: [] for title, _ in ordered}
+    total = sum(len(lines) for _, lines in ordered)
+
+    def size() -> int:
+        return len(render(chosen))
+
+    def take(title: str, lines: list[str], cap: int) -> bool:
+        for line in lines:
+            chosen[title].append(_short(line))
+            if size() > cap:
+                chosen[title].pop()
+                return False
+        return True
+
+    plan = list(ordered)
+    if reserve_relevant:
+        relevant = dict(ordered)["Relevant memories"]
+        take("Relevant memories", relevant, limit // 4 + len(HEADER) + 30)
+        plan = [(t, [ln for ln in lines if _short(ln) not in chosen[t]]) for t, lines in ordered]
+    for title, lines in plan:
+        if not take(title, lines, limit):
+            break
+    text = render(chosen)
+    kept = sum(len(lines) for lines in chosen.values())
+    return Context(text, math.ceil(limit / 4), total - kept)
+
+
+def render(chosen: dict[str, list[str]]) -> str:
+    parts = [HEADER]
+    for title in SECTIONS:
+        lines = chosen.get(title) or []
+        if lines:
+            parts.append(f"### {title}\n" + "\n".join(f"- {line}" for line in lines))
+    if len(parts) == 1:
+        parts.append("Nothing yet: this is a new relationship. Get to know them gently.")
+    return "\n".join(parts)

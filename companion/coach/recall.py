@@ -1,0 +1,146 @@
+"""Recall: "what did we talk about yesterday?", "do you remember when...". Searches daily
+memories, session summaries, facts and raw activity, and returns dated matches (absolute
+dates, so the coach never guesses what "yesterday" meant)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from companion import clock
+from companion.vault import Vault
+from companion.vault.models import (
+    ChatMessage,
+    ChatSession,
+    CheckIn,
+    DailyMemory,
+    JournalEntry,
+    SessionSummary,
+)
+
+RECALL = re.compile(
+    r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"
+    r"did (we|i) (talk|discuss|chat|say|write|mention)|last time (we|i)|"
+    r"(talk|talked|discuss|discussed|chat|chatted) about|when did i|what was i)\b",
+    re.IGNORECASE,
+)
+STOP = set(
+    "about after again also always because been before being could didn does doing from have "
+    "having just like last know more much really remember said should still than that their "
+    "them then there these they thing things this those time today tomorrow what when where "
+    "which while with would yesterday week month your you we talk talked discuss discussed "
+    "chat chatted did do".split()
+)
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+@dataclass(frozen=True)
+class Memory:
+    day: date
+    kind: str  # daily memory | session | journal | check-in | chat
+    text: str
+
+    def line(self) -> str:
+        return f"[{self.day.isoformat()}] {self.kind}: {self.text}"
+
+
+def is_recall_question(text: str) -> bool:
+    return bool(RECALL.search(text))
+
+
+def keywords(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z']{4,}", text.lower()) if w not in STOP}
+
+
+def window(text: str, today: date) -> tuple[date, date] | None:
+    """The dates a question points at, if it names them."""
+    lowered = text.lower()
+    if "yesterday" in lowered:
+        day = today - timedelta(days=1)
+        return day, day
+    if "today" in lowered or "this morning" in lowered:
+        return today, today
+    if "last week" in lowered:
+        return today - timedelta(days=7), today
+    if "last month" in lowered:
+        return today - timedelta(days=31), today
+    for index, name in enumerate(WEEKDAYS):
+        if re.search(rf"\b(on |last )?{name}\b", lowered):
+            back = (today.weekday() - index) % 7 or 7
+            day = today - timedelta(days=back)
+            return day, day
+    return None
+
+
+def _score(text: str, words: set[str]) -> int:
+    lowered = text.lower()
+    return sum(1 for w in words if w in lowered)
+
+
+def recall(
+    vault: Vault, question: str, limit: int = 8, current_session: int | None = None
+) -> list[Memory]:
+    """Dated memories that match the question (by date window, else by shared words).
+
+    The current session is left out: the model already has it as conversation history.
+    """
+    today = clock.today()
+    span = window(question, today)
+    words = keywords(question)
+    first, last = span if span else (today - timedelta(days=365), today)
+    found: list[tuple[int, Memory]] = []
+
+    def consider(day: date, kind: str, text: str) -> None:
+        if not text or not first <= day <= last:
+            return
+        score = _score(text, words)
+        if score or (span and not words):
+            found.append((score, Memory(day, kind, " ".join(text.split())[:240])))
+
+    for row in DailyMemory.select().where(DailyMemory.date >= first.isoformat()):
+        data = vault.unseal(DailyMemory, row.id, row.payload)
+        text = " ".join(
+            str(data.get(k) or "")
+            for k in (
+                "conversation_summary",
+                "journal_summary",
+                "checkin_summary",
+                "emotional_state",
+            )
+        )
+        consider(date.fromisoformat(row.covering_to), "daily memory", text)
+    on_record = ChatSession.off_record == 0
+    for row in SessionSummary.select().join(ChatSession).where(on_record):
+        data = vault.unseal(SessionSummary, row.id, row.payload)
+        summary = str(data.get("summary_text", ""))
+        consider(clock.parse_stamp(row.updated_at).date(), "session", summary)
+    since = clock.stamp(
+        clock.now().replace(year=first.year, month=first.month, day=first.day, hour=0, minute=0)
+    )
+    for row in JournalEntry.select().where(JournalEntry.created_at >= since):
+        data = vault.unseal(JournalEntry, row.id, row.payload)
+        consider(
+            date.fromisoformat(row.local_date),
+            "journal",
+            f"{data.get('title', '')} {data.get('text', '')}".strip(),
+        )
+    for row in CheckIn.select().where(CheckIn.date >= first.isoformat()):
+        note = vault.unseal(CheckIn, row.id, row.payload).get("note")
+        if note:
+            consider(date.fromisoformat(row.date), "check-in note", str(note))
+    messages = (
+        ChatMessage.select()
+        .join(ChatSession)
+        .where(
+            (ChatSession.off_record == 0)
+            & (ChatMessage.created_at >= since)
+            & (ChatMessage.role == "user")
+            & (ChatMessage.session != current_session)
+        )
+    )
+    for row in messages:
+        content = vault.unseal(ChatMessage, row.id, row.payload).get("content", "")
+        consider(clock.parse_stamp(row.created_at).date(), "you said in chat", str(content))
+    found.sort(key=lambda item: (-item[0], -item[1].day.toordinal(), item[1].kind))
+    return [memory for _, memory in found[:limit]]

@@ -1,0 +1,194 @@
+"""One turn of the conversation, as the TUI and the CLI both run it: save the user's words,
+capture durable preferences, build the prompt, stream the reply, keep every outcome (replies,
+half-replies, failures) and write the ledger."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion import ledger
+from companion.activity import chat
+from companion.coach import capture, pricing, prompt, providers, safety
+from companion.coach.providers import CoachError, OnText, ProviderConfig
+from companion.memory import followups, store
+from companion.vault import Vault
+from companion.vault.models import Fact, SessionSummary
+
+HISTORY_LIMIT = 24
+GREETING_REQUEST = (
+    "(I just opened a new chat. Greet me in one or two sentences, using what you know about "
+    "me, and ask one gentle question.)"
+)
+
+
+@dataclass
+class Outcome:
+    reply: str = ""
+    error: CoachError | None = None
+    crisis: bool = False
+    captured: list[str] = field(default_factory=list)
+    offline: bool = False
+
+
+def evidence(kind: str, record_id: int) -> str:
+    return f"{kind}:{record_id}"
+
+
+def capture_from(vault: Vault, message: chat.Message) -> list[str]:
+    """Facts from preference phrases, at once and with no model ("you said")."""
+    found = capture.detect_preferences(message.content)
+    if not found:
+        return []
+    existing = {f.text.lower() for f in store.live_facts(vault)}
+    forgotten = _forgotten(vault)
+    saved = []
+    source = evidence("chat_message", message.id)
+    for item in found:
+        if item.text.lower() in existing or (item.text.lower(), source) in forgotten:
+            continue
+        store.add_fact(vault, item.text, item.category, "semantic", "said", [source])
+        if item.category == "reminders":
+            followups.add(
+                vault,
+                item.text.removeprefix("Asked to be reminded to ").capitalize(),
+                evidence=[source],
+            )
+        saved.append(item.text)
+    return saved
+
+
+def _forgotten(vault: Vault) -> set[tuple[str, str]]:
+    pairs = set()
+    for row in Fact.select().where(Fact.deleted == 1):
+        view = store.fact_view(vault, row)
+        pairs.update((view.text.lower(), ev) for ev in view.evidence)
+    return pairs
+
+
+def history(vault: Vault, session_id: int) -> list[dict[str, str]]:
+    """The session as the Messages API wants it: alternating roles, a user turn first,
+    incomplete replies left out (a retry replaces them)."""
+    turns: list[dict[str, str]] = []
+    for m in chat.messages(vault, session_id)[-HISTORY_LIMIT:]:
+        if m.incomplete or not m.content.strip():
+            continue
+        if turns and turns[-1]["role"] == m.role:
+            turns[-1]["content"] += "\n\n" + m.content
+        else:
+            turns.append({"role": m.role, "content": m.content})
+    if turns and turns[0]["role"] == "assistant":
+        turns.insert(0, {"role": "user", "content": "(I opened a new chat.)"})
+    return turns
+
+
+async def respond(
+    vault: Vault,
+    session_id: int,
+    text: str,
+    on_text: OnText | None = None,
+    config: ProviderConfig | None = None,
+    crisis_lines: str = "",
+    save_user: bool = True,
+) -> Outcome:
+    session = chat.get_session(vault, session_id)
+    outcome = Outcome(crisis=safety.detect(text))
+    if save_user:
+        message = chat.add_message(vault, session_id, "user", text)
+        if not session.off_record:
+            outcome.captured = capture_from(vault, message)
+    config = config or providers.configured(vault)
+    if config is None:
+        outcome.offline = True
+        return outcome
+    system, _ = prompt.build(vault, text, config.budget, session_id, crisis_lines)
+    return await _call(
+        vault, session_id, config, system, history(vault, session_id), on_text, "chat", outcome
+    )
+
+
+async def greet(
+    vault: Vault,
+    session_id: int,
+    on_text: OnText | None = None,
+    config: ProviderConfig | None = None,
+) -> Outcome:
+    """A new session's first words, which use the memory section too."""
+    config = config or providers.configured(vault)
+    if config is None:
+        return Outcome(offline=True)
+    system, _ = prompt.build(vault, "", config.budget, session_id)
+    turns = [{"role": "user", "content": GREETING_REQUEST}]
+    return await _call(vault, session_id, config, system, turns, on_text, "greeting", Outcome())
+
+
+async def _call(
+    vault: Vault,
+    session_id: int,
+    config: ProviderConfig,
+    system: str,
+    turns: list[dict[str, str]],
+    on_text: OnText | None,
+    purpose: str,
+    outcome: Outcome,
+) -> Outcome:
+    try:
+        reply = await providers.stream_reply(config, system, turns, on_text)
+    except CoachError as err:
+        ledger.record(
+            vault,
+            purpose,
+            config.model,
+            err.input_tokens,
+            err.output_tokens,
+            pricing.cost(config.model, err.input_tokens, err.output_tokens, config.local),
+            error=err.kind,
+        )
+        if err.partial.strip():
+            chat.add_message(vault, session_id, "assistant", err.partial, incomplete=True)
+        outcome.reply, outcome.error = err.partial, err
+        return outcome
+    ledger.record(
+        vault,
+        purpose,
+        config.model,
+        reply.input_tokens,
+        reply.output_tokens,
+        pricing.cost(config.model, reply.input_tokens, reply.output_tokens, config.local),
+    )
+    chat.add_message(vault, session_id, "assistant", reply.text)
+    outcome.reply = reply.text
+    return outcome
+
+
+def close_session(vault: Vault, session_id: int) -> None:
+    """End a session; without a model, sum up its last exchange in a sentence or two
+    (conversation tier, 7 days; the daily extraction's fuller summary replaces it)."""
+    session = chat.get_session(vault, session_id)
+    if session.ended_at is None:
+        chat.end(vault, session_id)
+    if session.off_record or SessionSummary.get_or_none(SessionSummary.session == session_id):
+        return
+    messages = chat.messages(vault, session_id)
+    last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+    if last_user is None:
+        return
+    last_reply = next((m for m in reversed(messages) if m.role == "assistant"), None)
+    said = _clip(last_user.content, 140)
+    text = f'{last_user.created_at:%Y-%m-%d}: you said "{said}"'
+    if last_reply is not None:
+        text += f'; the coach answered "{_clip(_first_sentence(last_reply.content), 140)}"'
+    store.put_session_summary(
+        vault, session_id, {"summary_text": text + ".", "offline": True}, tier="conversation"
+    )
+
+
+def _clip(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def _first_sentence(text: str) -> str:
+    for end in (". ", "! ", "? ", "\n"):
+        if end in text:
+            return text.split(end, 1)[0] + end.strip()
+    return text

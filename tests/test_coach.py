@@ -1,0 +1,237 @@
+"""The coach against the loopback Messages API fake: real SDK, real HTTP, SSE streaming."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from datetime import datetime, timedelta
+
+import pytest
+
+from companion import clock, ledger, profile, settings
+from companion.activity import chat, checkins, journal
+from companion.coach import context, service
+from companion.coach.providers import ProviderConfig
+from companion.memory import store
+from companion.vault.models import Fact, SessionSummary
+from tests.fake_llm import hang, status, text, truncate
+
+
+def memory_section(system: str) -> str:
+    return system[system.index(context.HEADER) :]
+
+
+def run(coro):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro)
+
+
+def test_reply_streams_and_the_request_carries_memory_within_budget(vault, fake_llm) -> None:
+    profile.update(
+        vault,
+        {
+            "preferred_name": "Sam",
+            "recovery_start_date": "2026-01-01",
+            "known_triggers": "work stress",
+        },
+    )
+    for i in range(80):  # far more than fits
+        store.add_fact(vault, f"Fact number {i} about a long and winding life story", "misc")
+    store.add_fact(vault, "Prefers short answers", "preferences", source="said")
+    fake_llm.push(text("Good to hear from you, Sam. How did today go?"))
+    session = chat.start(vault).id
+    pieces: list[str] = []
+    outcome = run(service.respond(vault, session, "hello again", on_text=pieces.append))
+    assert outcome.error is None
+    assert "".join(pieces) == "Good to hear from you, Sam. How did today go?"
+    assert len(pieces) > 3  # it streamed
+    body = fake_llm.requests[-1]["body"]
+    assert body["stream"] is True and body["messages"][-1]["content"] == "hello again"
+    section = memory_section(body["system"])
+    assert context.tokens(section) <= context.CLAUDE_BUDGET
+    assert "Name: Sam" in section and "Prefers short answers" in section
+    saved = chat.messages(vault, session)
+    assert [m.role for m in saved] == ["user", "assistant"]
+    call = ledger.calls(vault)[0]
+    assert (call.purpose, call.status, call.input_tokens, call.output_tokens) == (
+        "chat",
+        "ok",
+        120,
+        40,
+    )
+    assert call.cost_usd > 0
+
+
+def test_a_fact_added_appears_and_a_deleted_fact_disappears(vault, fake_llm) -> None:
+    session = chat.start(vault).id
+    fact = store.add_fact(vault, "Has a dog called Biscuit", "relationships")
+    run(service.respond(vault, session, "morning"))
+    assert "Biscuit" in fake_llm.requests[-1]["body"]["system"]
+    store.forget_fact(vault, fact)
+    run(service.respond(vault, session, "and now?"))
+    assert "Biscuit" not in fake_llm.requests[-1]["body"]["system"]
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "kind", "words"),
+    [
+        (status(429), "429", "Too many requests"),
+        (status(529), "529", "overloaded"),
+        (status(500), "500", "error"),
+        (status(401), "401", "API key was refused"),
+        (hang(), "timeout", "No answer in time"),
+    ],
+)
+def test_errors_keep_the_message_and_say_what_happened(
+    vault, fake_llm, behaviour, kind, words
+) -> None:
+    fake_llm.push(behaviour)
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "are you there?"))
+    assert outcome.error is not None and outcome.error.kind == kind
+    assert words in str(outcome.error)
+    assert [m.content for m in chat.messages(vault, session)] == ["are you there?"]
+    call = ledger.calls(vault)[0]
+    assert call.status == "error" and call.error == kind
+
+
+def test_a_truncated_stream_keeps_the_half_reply_marked_incomplete(vault, fake_llm) -> None:
+    fake_llm.push(truncate("I hear you, and I think the first thing"), text("Second try."))
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "tell me"))
+    assert outcome.error is not None
+    saved = chat.messages(vault, session)
+    assert saved[-1].incomplete and saved[-1].content.startswith("I hear you")
+    # a retry sends the conversation without the broken half-reply
+    retry = run(service.respond(vault, session, "tell me", save_user=False))
+    assert retry.reply == "Second try."
+    sent = fake_llm.requests[-1]["body"]["messages"]
+    assert sent == [{"role": "user", "content": "tell me"}]
+
+
+def test_local_provider_and_its_small_budget(vault, fake_llm) -> None:
+    for i in range(40):
+        store.add_fact(vault, f"Something worth knowing number {i}", "misc")
+    config = ProviderConfig("local", "llama3.2", base_url=fake_llm.url + "/v1", timeout=2)
+    fake_llm.push(text("Local hello"))
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "hi", config=config))
+    assert outcome.reply.strip() == "Local hello"
+    request = fake_llm.requests[-1]
+    assert request["path"] == "/v1/chat/completions"
+    system = request["body"]["messages"][0]["content"]
+    assert context.tokens(memory_section(system)) <= context.LOCAL_BUDGET
+    assert ledger.calls(vault)[0].cost_usd == 0.0
+
+
+def test_offline_capture_and_off_the_record(vault, fake_llm) -> None:
+    remembered = chat.start(vault).id
+    run(service.respond(vault, remembered, "My sponsor is Dana. I prefer short answers."))
+    facts = {f.text: f for f in store.live_facts(vault)}
+    assert facts["Their sponsor is Dana"].source == "said"
+    assert facts["Prefers short answers"].evidence[0].startswith("chat_message:")
+    secret = chat.start(vault, off_record=True).id
+    run(service.respond(vault, secret, "I prefer tea. My therapist is Dr. Vance, lighthouse."))
+    service.close_session(vault, secret)
+    service.close_session(vault, remembered)
+    texts = {f.text for f in store.live_facts(vault)}
+    assert "Prefers tea" not in texts and not any("Vance" in t for t in texts)
+    assert SessionSummary.get_or_none(SessionSummary.session == secret) is None
+    assert SessionSummary.get_or_none(SessionSummary.session == remembered) is not None
+    fake_llm.push(text("ok"))
+    later = chat.start(vault).id
+    run(service.respond(vault, later, "do you remember what I said about the lighthouse?"))
+    assert "Vance" not in fake_llm.requests[-1]["body"]["system"]
+
+
+def test_crisis_language_adds_the_care_instruction(vault, fake_llm) -> None:
+    session = chat.start(vault).id
+    outcome = run(
+        service.respond(
+            vault,
+            session,
+            "i dont want to be alive anymore",
+            crisis_lines="988 Suicide & Crisis Lifeline: call or text 988",
+        )
+    )
+    assert outcome.crisis
+    system = fake_llm.requests[-1]["body"]["system"]
+    assert "respond with warmth and care" in system.lower() and "988" in system
+
+
+def test_recall_gives_dated_matches(vault, fake_llm) -> None:
+    now = datetime(2026, 3, 12, 20, 0).astimezone()
+    clock.set_clock(lambda: now)
+    journal.add(vault, "Walked to the lighthouse and felt calm", when=now - timedelta(days=1))
+    journal.add(vault, "Busy day at work", when=now - timedelta(days=1))
+    session = chat.start(vault).id
+    run(service.respond(vault, session, "What did I write about the lighthouse yesterday?"))
+    section = memory_section(fake_llm.requests[-1]["body"]["system"])
+    assert re.search(r"\[2026-03-11\] journal: Walked to the lighthouse", section)
+    assert "Busy day" not in section
+
+
+def test_greeting_uses_the_memory_section(vault, fake_llm) -> None:
+    profile.update(vault, {"preferred_name": "Robin"})
+    fake_llm.push(text("Hi Robin, welcome back."))
+    session = chat.start(vault).id
+    outcome = run(service.greet(vault, session))
+    assert outcome.reply == "Hi Robin, welcome back."
+    assert "Name: Robin" in fake_llm.requests[-1]["body"]["system"]
+    assert ledger.calls(vault)[0].purpose == "greeting"
+
+
+def test_week_of_checkins_with_notes_reaches_the_coach(vault, fake_llm) -> None:
+    checkins.record(vault, clock.today(), mood=4, note="rough morning, skipped lunch")
+    run(service.respond(vault, chat.start(vault).id, "hi"))
+    assert "skipped lunch" in fake_llm.requests[-1]["body"]["system"]
+
+
+def test_no_key_means_offline_and_the_message_is_kept(vault, monkeypatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert settings.get(vault, "anthropic_api_key") == ""
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "anyone?"))
+    assert outcome.offline and [m.content for m in chat.messages(vault, session)] == ["anyone?"]
+
+
+def test_expired_conversation_facts_leave_the_context(vault) -> None:
+    now = datetime(2026, 3, 1, 9, 0).astimezone()
+    clock.set_clock(lambda: now)
+    store.add_fact(vault, "Has an interview on Friday", "events", tier="conversation")
+    assert "interview" in context.build(vault).text
+    clock.set_clock(lambda: now + timedelta(days=8))
+    assert "interview" not in context.build(vault).text
+    assert Fact.select().count() == 1  # still in history
+
+
+def test_cli_chat_streams_and_shows_context(created, passfile, fake_llm) -> None:
+    from tests.conftest import child_env, run_cli
+
+    env = child_env()
+    fake_llm.push(text("Take it one hour at a time."))
+    result = run_cli("--passphrase-file", str(passfile), "chat", "I prefer plain words.", env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Take it one hour at a time."
+    assert "(remembered: Prefers plain words)" in result.stderr
+    before = len(fake_llm.requests)
+    shown = run_cli("--passphrase-file", str(passfile), "chat", "--show-context", "hello", env=env)
+    assert shown.returncode == 0
+    assert shown.stdout.startswith(context.HEADER) and "Prefers plain words" in shown.stdout
+    assert "tokens of a 600-token budget" in shown.stderr
+    assert len(fake_llm.requests) == before  # no call was made
+
+
+def test_cli_chat_prints_crisis_lines_and_survives_errors(created, passfile, fake_llm) -> None:
+    from tests.conftest import child_env, run_cli
+
+    fake_llm.push(status(529))
+    result = run_cli(
+        "--passphrase-file",
+        str(passfile),
+        "chat",
+        "i want to end my life",
+        env=child_env(LANG="en_US.UTF-8"),
+    )
+    assert "988" in result.stderr
+    assert result.returncode == 69 and "overloaded" in result.stderr
+    assert "Your message is saved" in result.stderr

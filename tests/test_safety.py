@@ -1,0 +1,82 @@
+"""Crisis detection on a labelled set written for Companion: many phrasings, typos, and the
+figures of speech that must not trigger. Prints precision and recall."""
+
+from __future__ import annotations
+
+from companion.coach.safety import detect
+
+CRISIS = [
+    "I want to kill myself",
+    "i wanna kms",
+    "I've been feeling suicidal all week",
+    "honestly im suicidel again",
+    "I keep thinking about suicide",
+    "I think everyone would be better off without me",
+    "I don't want to be alive anymore",
+    "i dont want to wake up tomorrow",
+    "I hope I don't wake up",
+    "There's no reason to live",
+    "I'm going to end it all tonight",
+    "I want to end my life",
+    "thinking of taking my own life",
+    "I wish I was dead",
+    "I want to diiiie",
+    "I cut myself again last night",
+    "started cutting again, can't stop",
+    "I hurt myself on purpose when the cravings hit",
+    "self harm is the only thing that helps",
+    "I've been self-harming",
+    "I took all my pills",
+    "thinking about swallowing the whole bottle of pills",
+    "I might overdose on purpose",
+    "I almost OD'd last night and part of me wanted to",
+    "I'm going to mix pills and alcohol and not wake up",
+    "i wrote a goodbye letter",
+    "I have a suicide plan",
+    "SUICIDAL thoughts again",
+    "better off dead honestly",
+    "i just want to disappear forever and not exist",
+    "I want to burn myself",
+    "no point in living anymore",
+    "my sucide attempt last year scares me",
+    "I can't go on living like this, I want it to be over, I want to die",
+]
+
+NOT_CRISIS = [
+    "This commute is killing me",
+    "I'd kill for a nap right now",
+    "I'm dying to see my daughter this weekend",
+    "That cake was to die for",
+    "I'm dead tired after the meeting",
+    "My phone is dead again",
+    "You killed it at work today",
+    "I could overdose on chocolate",
+    "My back is killing me",
+    "The meeting was long but I stayed",
+    "I had a craving at 4pm and called my sponsor",
+    "We watched Suicide Squad last night",
+    "I'm so tired of my job",
+    "I want to quit drinking for good",
+    "I slept badly and feel low",
+    "I'm killing it at the gym",
+    "I need to cut down on coffee",
+    "She said the deadline would kill the team",
+    "I want to end this habit",
+    "Grief over my father's death is hard today",
+]
+
+
+def test_crisis_detection_precision_and_recall() -> None:
+    true_pos = sum(detect(s) for s in CRISIS)
+    false_pos = sum(detect(s) for s in NOT_CRISIS)
+    recall = true_pos / len(CRISIS)
+    precision = true_pos / (true_pos + false_pos)
+    missed = [s for s in CRISIS if not detect(s)]
+    wrong = [s for s in NOT_CRISIS if detect(s)]
+    print(
+        f"\ncrisis detection: precision {precision:.3f}, recall {recall:.3f} "
+        f"on {len(CRISIS)} + {len(NOT_CRISIS)} sentences"
+    )
+    assert len(CRISIS) + len(NOT_CRISIS) >= 40
+    assert recall >= 0.98, missed
+    assert precision >= 0.9, wrong

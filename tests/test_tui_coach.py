@@ -1,0 +1,78 @@
+"""The chat screen with a coach: replies stream in, failures keep the words and offer a retry,
+crisis language brings up SOS at once (chat, journal, check-in note)."""
+
+from __future__ import annotations
+
+from companion.activity import chat
+from companion.tui.screens.modals import SosScreen
+from tests.conftest import PASSPHRASE
+from tests.fake_llm import status, text
+from tests.tui_helpers import drive, screen_text, settle, unlock
+
+
+def test_reply_streams_into_the_conversation(created, fake_llm) -> None:
+    paths, _ = created
+    fake_llm.push(text("That sounds like a **big** day. What helped?"))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "Made it through the party sober"
+        await pilot.press("enter")
+        await settle(pilot)
+        return screen_text(app)
+
+    screen = drive(paths, scenario)
+    assert "Made it through the party sober" in screen
+    assert "That sounds like a big day. What helped?" in screen  # rendered Markdown
+
+
+def test_overloaded_then_retry(created, fake_llm) -> None:
+    paths, _ = created
+    fake_llm.push(status(529), text("I'm here now."))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "hello?"
+        await pilot.press("enter")
+        await settle(pilot)
+        failed = screen_text(app)
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+        return failed, screen_text(app), app.screen.session_id
+
+    failed, retried, session = drive(paths, scenario)
+    assert "overloaded" in failed and "Ctrl+Y to retry" in failed
+    assert "I'm here now." in retried
+    from companion.vault import Vault
+
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert [m.content for m in chat.messages(vault, session)] == ["hello?", "I'm here now."]
+
+
+def test_crisis_words_bring_up_sos_at_once(created, fake_llm) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "i think about killing myself"
+        await pilot.press("enter")
+        await settle(pilot)
+        in_chat = isinstance(app.screen, SosScreen)
+        await pilot.press("escape")
+        await pilot.press("f5")
+        await settle(pilot)
+        app.screen.query_one("#editor").insert("Tonight I wanted to end my life.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        in_journal = isinstance(app.screen, SosScreen)
+        return in_chat, in_journal, fake_llm.requests[-1]["body"]["system"]
+
+    in_chat, in_journal, system = drive(paths, scenario)
+    assert in_chat and in_journal
+    assert "respond with warmth and care" in system.lower()
