@@ -21,6 +21,7 @@ class Behaviour:
     tool_name: str = "record_memory"
     input_tokens: int = 120
     output_tokens: int = 40
+    gated: bool = False
 
 
 def text(reply: str, **kw: Any) -> Behaviour:
@@ -43,6 +44,12 @@ def hang() -> Behaviour:
     return Behaviour("hang")
 
 
+def gated(behaviour: Behaviour) -> Behaviour:
+    """Answer only once the test sets ``fake.gate``: the call is in flight until then."""
+    behaviour.gated = True
+    return behaviour
+
+
 ERROR_TYPES = {
     400: "invalid_request_error",
     401: "authentication_error",
@@ -57,6 +64,9 @@ class FakeLLM:
         self.queue: deque[Behaviour] = deque()
         self.requests: list[dict[str, Any]] = []
         self.release = threading.Event()
+        self.received = threading.Event()
+        self.gate = threading.Event()
+        """Set when a request arrives (crash tests kill the client at that moment)."""
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -71,7 +81,10 @@ class FakeLLM:
                 fake.requests.append(
                     {"path": self.path, "body": body, "headers": dict(self.headers)}
                 )
+                fake.received.set()
                 behaviour = fake.queue.popleft() if fake.queue else text("Hello from the fake.")
+                if behaviour.gated:
+                    fake.gate.wait(30)
                 if self.path.endswith("/chat/completions"):
                     fake.openai(self, body, behaviour)
                 else:
@@ -91,6 +104,7 @@ class FakeLLM:
 
     def stop(self) -> None:
         self.release.set()
+        self.gate.set()
         self.server.shutdown()
         self.server.server_close()
 

@@ -23,7 +23,7 @@ def global_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from companion.cli import activity_cmds, coach_cmds, vault_cmds
+    from companion.cli import activity_cmds, coach_cmds, memory_cmds, vault_cmds
 
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     vault_cmds.register(commands)
     activity_cmds.register(commands)
     coach_cmds.register(commands)
+    memory_cmds.register(commands)
     return parser
 
 

@@ -181,3 +181,8 @@ def latest_run(vault: Vault) -> tuple[ExtractionRun, dict[str, Any]] | None:
 
 
 SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
+
+
+def facts_citing(vault: Vault, refs: set[str]) -> list[FactView]:
+    """Live facts learned from any of ``refs`` (offered for deletion with their source)."""
+    return [f for f in live_facts(vault) if refs & set(f.evidence)]

@@ -176,9 +176,61 @@ class CompanionApp(App[None]):
             gc.freeze()
             self.warmed.set()
             self.preload_sdk()
+            self.maybe_extract()
             for screen in self.live_screens():
                 if hasattr(screen, "index_ready"):
                     screen.index_ready()
+
+    # -- daily memory -------------------------------------------------------------------
+
+    def maybe_extract(self, force: bool = False) -> bool:
+        """The unlock rule (or "Run extraction now"): learn in the background, never blocking."""
+        from companion.coach import providers
+        from companion.memory import extraction
+
+        vault = self.vault
+        if vault is None or providers.configured(vault, "extraction") is None:
+            return False
+        if not force and not extraction.needs_run(vault):
+            return False
+        self.run_extraction(force)
+        return True
+
+    @work(exclusive=True, group="extraction")
+    async def run_extraction(self, force: bool) -> None:
+        from companion.coach import providers
+        from companion.memory import extraction
+
+        vault = self.vault
+        if vault is None:
+            return
+        config = providers.configured(vault, "extraction")
+        if config is None:
+            return
+        self.memory_changed()
+        result = await extraction.extract(
+            vault, config, force=force, progress=lambda _step: self.memory_changed()
+        )
+        if self.vault is not vault:
+            return
+        self.memory_changed()
+        if result.error:
+            self.notify(
+                f"{result.line} It will try again at the next unlock.",
+                severity="warning",
+                timeout=8,
+            )
+        elif result.ran:
+            self.notify(
+                f"{result.line}. Review it in What I know about you (F7, then v).",
+                title="Daily memory",
+                timeout=8,
+            )
+
+    def memory_changed(self) -> None:
+        for screen in self.live_screens():
+            if hasattr(screen, "memory_changed"):
+                screen.memory_changed()
 
     @work(thread=True, group="preload")
     def preload_sdk(self) -> None:
@@ -209,6 +261,9 @@ class CompanionApp(App[None]):
         if self.vault is None:
             return
         await self.stash_drafts()
+        # An extraction in flight is abandoned (its chunk was not saved; the next unlock
+        # tries again); everything else may finish.
+        self.workers.cancel_group(self, "extraction")
         await self.workers.wait_for_complete()  # nothing may still be reading
         await self.switch_mode("lock")
         for mode in DATA_MODES:
@@ -230,6 +285,7 @@ class CompanionApp(App[None]):
     async def action_quit(self) -> None:
         if self.vault is not None:
             await self.stash_drafts()
+            self.workers.cancel_group(self, "extraction")
             await self.workers.wait_for_complete()
             self.vault.close()
             self.vault = None

@@ -79,8 +79,20 @@ def _v3_follow_ups(conn: sqlite3.Connection) -> None:
     )
 
 
+def _v4_urge_events(conn: sqlite3.Connection) -> None:
+    """Schema 4: urge episodes (trigger, strategy, outcome as vocabulary labels) that
+    extraction finds, for the weekly insights."""
+    conn.execute(
+        'CREATE TABLE "urge_event" ("id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, '
+        '"occurred_at" TEXT NOT NULL, "created_at" TEXT NOT NULL, '
+        '"extraction_run_id" INTEGER REFERENCES "extraction_run" ("id") ON DELETE SET NULL, '
+        '"payload" BLOB NOT NULL)'
+    )
+    conn.execute('CREATE INDEX "urge_event_occurred_at" ON "urge_event" ("occurred_at")')
+
+
 # STEPS[n] takes a vault from version n+1 to n+2.
-STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred, _v3_follow_ups]
+STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred, _v3_follow_ups, _v4_urge_events]
 CURRENT_VERSION = 1 + len(STEPS)
 
 

@@ -192,6 +192,19 @@ class FollowUp(Record):
         table_name = "follow_up"
 
 
+class UrgeEvent(Record):
+    id = pw.IntegerField(primary_key=True)
+    occurred_at = pw.TextField(index=True)
+    created_at = pw.TextField()
+    extraction_run = pw.ForeignKeyField(
+        ExtractionRun, null=True, on_delete="SET NULL", column_name="extraction_run_id"
+    )
+    payload = pw.BlobField()
+
+    class Meta:
+        table_name = "urge_event"
+
+
 SEALED_TABLES: list[type[Record]] = [
     CheckIn,
     JournalEntry,
@@ -206,5 +219,6 @@ SEALED_TABLES: list[type[Record]] = [
     Setting,
     Draft,
     FollowUp,
+    UrgeEvent,
 ]
 ALL_TABLES: list[type[pw.Model]] = [HeaderRow, *SEALED_TABLES]

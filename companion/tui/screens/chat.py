@@ -23,6 +23,7 @@ from companion import clock, drafts
 from companion.activity import chat
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
+from companion.tui.screens.journal import offer_forget
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
 
@@ -305,7 +306,9 @@ class ChatScreen(DataScreen):
 
         def delete(yes: bool | None) -> None:
             if yes:
+                refs = {f"chat_message:{m.id}" for m in chat.messages(self.vault, target)}
                 chat.delete(self.vault, target)
+                offer_forget(self, refs, "this chat")
                 if self.session_id == target:
                     self.session_id = None
                 self.notify("Chat deleted.")

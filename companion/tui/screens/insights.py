@@ -15,6 +15,7 @@ from textual.widgets import Label, Sparkline, Static
 
 from companion import clock
 from companion.activity import checkins, progress
+from companion.memory import insights
 from companion.tui.screens.base import DataScreen
 from companion.tui.widgets.pixels import YearInPixels
 
@@ -33,9 +34,49 @@ class Series:
         return f"{self.name}: avg {avg:.1f}, range {min(self.values):g}-{max(self.values):g}"
 
 
+def bar(count: int, most: int, width: int = 20) -> str:
+    return "█" * max(1, round(width * count / most)) if most else ""
+
+
+def week_text(week: insights.Week) -> str:
+    def fmt(value: float | None) -> str:
+        return "-" if value is None else f"{value:g}"
+
+    lines = [
+        f"Check-ins {week.check_ins}/7 · streak {week.streak_at_week_end} · sessions "
+        f"{week.sessions_completed} · average urge {fmt(week.average_urge_intensity)}/10",
+        f"Mood  Mon-Sun: {'  '.join(fmt(v) for v in week.mood)}   "
+        f"(vs week before {fmt(week.mood_change)})",
+        f"Cravings     : {'  '.join(fmt(v) for v in week.cravings)}   "
+        f"(vs week before {fmt(week.cravings_change)})",
+    ]
+    if week.common_triggers:
+        most = week.common_triggers[0][1]
+        lines.append("Triggers:")
+        lines += [f"  {label:<12} {bar(n, most)} {n}" for label, n in week.common_triggers[:6]]
+    if week.strategy_success:
+        lines.append("What helped (urge passed):")
+        lines += [
+            f"  {name:<18} {bar(round(rate * 10), 10, 10)} {rate:.0%} of {n}"
+            for name, rate, n in week.strategy_success[:6]
+        ]
+    if week.vulnerable_times_of_day:
+        times = ", ".join(f"{name} {n}" for name, n in week.vulnerable_times_of_day)
+        days = ", ".join(f"{name} {n}" for name, n in week.vulnerable_days[:3])
+        lines.append(f"Vulnerable times: {times}; days: {days}")
+    if not (week.common_triggers or week.strategy_success):
+        lines.append(
+            "No urges recorded this week. Urge fields in a check-in, or what you "
+            "tell the coach, show up here."
+        )
+    return "\n".join(lines)
+
+
 class InsightsScreen(DataScreen):
     MODE = "insights"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "week(-1)", "Prev week", id="insights-prev-week"),
+        Binding("right", "week(1)", "Next week", id="insights-next-week"),
         Binding("pageup", "year(-1)", "Prev year", id="insights-prev-year"),
         Binding("pagedown", "year(1)", "Next year", id="insights-next-year"),
     ]
@@ -43,6 +84,7 @@ class InsightsScreen(DataScreen):
     def __init__(self) -> None:
         super().__init__()
         self.year = clock.today().year
+        self.week_start = clock.today() - timedelta(days=clock.today().weekday())
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="insights"):
@@ -53,6 +95,8 @@ class InsightsScreen(DataScreen):
                     with Vertical(classes="trend"):
                         yield Label("", id=f"{key}-summary")
                         yield Sparkline([], id=f"{key}-chart")
+            yield Static("", id="week-title", classes="section")
+            yield Static("", id="week")
             yield Label("Year in Pixels (PgUp/PgDn: year)", classes="section")
             yield YearInPixels(id="pixels")
 
@@ -80,16 +124,31 @@ class InsightsScreen(DataScreen):
             f"Check-in streak: {progress.streak(dates, today)} days now, longest "
             f"{progress.longest_streak(dates)} days, {len(dates)} check-ins in all."
         )
-        self.app.call_from_thread(self.show, series, streaks, moods)
+        year, number, _ = self.week_start.isocalendar()
+        week = insights.weekly(vault, f"{year}-W{number:02d}")
+        self.app.call_from_thread(self.show, series, streaks, moods, week)
 
-    def show(self, series: list[Series], streaks: str, moods: dict[date, int]) -> None:
+    def show(
+        self, series: list[Series], streaks: str, moods: dict[date, int], week: insights.Week
+    ) -> None:
         self.query_one("#streaks", Static).update(streaks)
+        self.query_one("#week-title", Static).update(
+            f"Week {week.week} ({week.start} to {week.end}), left/right: another week"
+        )
+        self.query_one("#week", Static).update(week_text(week))
         for key, data in zip(("mood", "cravings", "sleep"), series, strict=True):
             self.query_one(f"#{key}-summary", Label).update(data.summary())
             chart = self.query_one(f"#{key}-chart", Sparkline)
             chart.data = data.values
             chart.display = bool(data.values)
         self.query_one(YearInPixels).set_moods(moods, self.year)
+
+    def action_week(self, step: int) -> None:
+        target = self.week_start + timedelta(weeks=step)
+        if target > clock.today():
+            return
+        self.week_start = target
+        self.load()
 
     def action_year(self, step: int) -> None:
         if self.year + step > clock.today().year:

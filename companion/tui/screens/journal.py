@@ -25,6 +25,31 @@ PAGE = 50
 MORE = "more"
 
 
+def offer_forget(screen: DataScreen, refs: set[str], what: str) -> None:
+    """After deleting something, offer to forget what was learned from it."""
+    from companion.memory import store
+
+    citing = store.facts_citing(screen.vault, refs)
+    if not citing:
+        return
+
+    def forget(yes: bool | None) -> None:
+        if yes:
+            for fact in citing:
+                store.forget_fact(screen.vault, fact.id)
+            screen.notify(f"Forgot {len(citing)} thing(s) learned from {what}.")
+
+    listing = "\n".join(f"- {f.text}" for f in citing[:8])
+    screen.app.push_screen(
+        ConfirmScreen(
+            f"{len(citing)} thing(s) I learned came from {what}:\n{listing}\nForget them too?",
+            "Forget them",
+            "Keep them",
+        ),
+        forget,
+    )
+
+
 def parse_tags(text: str) -> list[str]:
     return [t for t in (journal.normalise_tag(p) for p in text.replace(",", " ").split()) if t]
 
@@ -238,6 +263,7 @@ class JournalScreen(DataScreen):
                 self.fill("", "", "")
             self.notify(f"Deleted entry {entry_id}.")
             self.refresh_data()
+            offer_forget(self, {f"journal_entry:{entry_id}"}, "this entry")
 
         self.app.push_screen(
             ConfirmScreen(

@@ -1,9 +1,10 @@
-"""What I know about you: every live fact by category with its source and date, the latest
-daily memory, and the state of extraction. Add, edit, delete and pin; or start fresh."""
+"""What I know about you: every live fact by category with its source and date, changes waiting
+for confirmation, the latest daily memory, and extraction status. Add, edit, delete and pin;
+see a fact's history; review the last update; run extraction now; or start fresh."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -12,12 +13,19 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion import clock
+from companion import clock, profile, settings
 from companion.errors import InvalidInput
 from companion.memory import fresh_start, store
+from companion.memory.apply import PENDING_KEY
 from companion.tui.screens.base import DataScreen
-from companion.tui.screens.modals import ConfirmScreen, PromptScreen, TypedConfirmScreen
+from companion.tui.screens.modals import (
+    ConfirmScreen,
+    PromptScreen,
+    TextScreen,
+    TypedConfirmScreen,
+)
 from companion.tui.text import literal, visible
+from companion.vault.models import Fact
 
 
 def extraction_status(vault) -> str:  # type: ignore[no-untyped-def]
@@ -26,18 +34,16 @@ def extraction_status(vault) -> str:  # type: ignore[no-untyped-def]
         return "Extraction: never run yet."
     row, details = latest
     if row.status == "running":
-        progress = details.get("progress")
-        return f"Extraction: running{f' ({progress})' if progress else ''}…"
+        step = details.get("progress")
+        return f"Extraction: running{f' ({step})' if step else ''}…"
     when = clock.parse_stamp(row.finished_at or row.started_at).strftime("%Y-%m-%d %H:%M")
     if row.status == "failed":
-        return (
-            f"Extraction failed {when}: {details.get('reason', 'unknown reason')}. "
-            "It will try again at the next unlock."
-        )
-    return f"Extraction: last run {when}."
+        reason = details.get("reason", "unknown reason")
+        return f"Extraction failed {when}: {reason} It will try again at the next unlock."
+    return f"Extraction: last run {when}. {details.get('summary', '')}".strip()
 
 
-def memory_markdown(content: dict[str, object], day: str) -> str:
+def memory_markdown(content: dict[str, Any], day: str) -> str:
     parts = [f"### Daily memory, {day}"]
     for key, title in (
         ("conversation_summary", "Conversations"),
@@ -55,16 +61,62 @@ def memory_markdown(content: dict[str, object], day: str) -> str:
     return "\n\n".join(parts)
 
 
+def history(vault, fact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
+    """The fact's versions, newest first: "was -> now"."""
+    lines = []
+    row = Fact.get_or_none(Fact.id == fact_id)
+    while row is not None:
+        view = store.fact_view(vault, row)
+        until = f" until {view.valid_until:%Y-%m-%d}" if view.valid_until else " (now)"
+        source = store.SOURCE_LABELS.get(view.source, view.source)
+        lines.append(f"{view.created_at:%Y-%m-%d}{until}: {view.text} ({source})")
+        row = Fact.get_or_none(Fact.id == row.supersedes_id) if row.supersedes_id else None
+    return lines
+
+
 class MemoryScreen(DataScreen):
     MODE = "memory"
     ALWAYS_REFRESH = False
     AUTO_FOCUS = "#facts"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "add", "Add fact", id="memory-add", tooltip="Tell Companion something"),
+        Binding("a", "add", "Add", id="memory-add", tooltip="Tell Companion something"),
         Binding("e", "edit", "Edit", id="memory-edit", tooltip="Edit the highlighted fact"),
         Binding("p", "pin", "Pin", id="memory-pin", tooltip="Pin or unpin the highlighted fact"),
         Binding(
             "delete", "forget", "Delete", id="memory-delete", tooltip="Delete the highlighted fact"
+        ),
+        Binding(
+            "h",
+            "history",
+            "History",
+            id="memory-history",
+            tooltip="Earlier versions of the highlighted fact",
+        ),
+        Binding(
+            "y",
+            "accept",
+            "Accept",
+            show=False,
+            id="memory-accept",
+            tooltip="Accept the highlighted change to confirm",
+        ),
+        Binding(
+            "n",
+            "reject",
+            "Reject",
+            show=False,
+            id="memory-reject",
+            tooltip="Reject the highlighted change to confirm",
+        ),
+        Binding(
+            "r",
+            "extract",
+            "Learn now",
+            id="memory-extract",
+            tooltip="Run extraction now on what is new",
+        ),
+        Binding(
+            "v", "review", "Review", id="memory-review", tooltip="What the last update changed"
         ),
         Binding(
             "f",
@@ -84,12 +136,22 @@ class MemoryScreen(DataScreen):
             with VerticalScroll(id="daily-pane"):
                 yield Markdown("", id="daily")
 
+    def memory_changed(self) -> None:
+        if self.is_mounted and self.companion.vault is not None:
+            self.refresh_data()
+
     def refresh_data(self) -> None:
         vault = self.vault
-        self.query_one("#extraction", Static).update(extraction_status(vault))
+        self.query_one("#extraction", Static).update(literal(extraction_status(vault)))
         facts = self.query_one("#facts", OptionList)
         highlighted = facts.highlighted
         facts.clear_options()
+        pending = settings.get(vault, PENDING_KEY, []) or []
+        if pending:
+            facts.add_option(Option("— To confirm (y accepts, n rejects) —", disabled=True))
+            for i, change in enumerate(pending):
+                label = change["field"].replace("_", " ")
+                facts.add_option(Option(literal(f"{label} → {change['value']}"), id=f"pending:{i}"))
         live = store.live_facts(vault)
         category = None
         for fact in sorted(live, key=lambda f: (f.category, not f.pinned, f.id)):
@@ -104,7 +166,7 @@ class MemoryScreen(DataScreen):
                     id=str(fact.id),
                 )
             )
-        if not live:
+        if not live and not pending:
             facts.add_option(
                 Option(
                     "Nothing yet. Press a to tell me something, or chat and journal: I learn as "
@@ -122,11 +184,15 @@ class MemoryScreen(DataScreen):
             "day and there is something new to learn from."
         )
 
-    def current_fact(self) -> int | None:
+    def current(self) -> str | None:
         option = self.query_one("#facts", OptionList).highlighted_option
         if option is None or option.disabled or option.id is None:
             return None
-        return int(option.id)
+        return option.id
+
+    def current_fact(self) -> int | None:
+        ident = self.current()
+        return int(ident) if ident and ident.isdigit() else None
 
     def action_add(self) -> None:
         def add(result: tuple[str, str] | None) -> None:
@@ -165,7 +231,7 @@ class MemoryScreen(DataScreen):
             except InvalidInput as err:
                 self.notify(str(err), severity="warning")
                 return
-            self.notify("Updated. The old wording stays in history.")
+            self.notify("Updated. The old wording stays in history (h).")
             self.refresh_data()
 
         self.app.push_screen(PromptScreen("Edit fact", visible(current.text)), edit)
@@ -190,6 +256,68 @@ class MemoryScreen(DataScreen):
                 self.refresh_data()
 
         self.app.push_screen(ConfirmScreen("Delete this fact?", "Delete", danger=True), forget)
+
+    def action_history(self) -> None:
+        fact_id = self.current_fact()
+        if fact_id is not None:
+            self.app.push_screen(TextScreen("Was → now", "\n".join(history(self.vault, fact_id))))
+
+    def _pending_change(self) -> tuple[int, list[dict[str, Any]]] | None:
+        ident = self.current()
+        if not ident or not ident.startswith("pending:"):
+            return None
+        return int(ident.split(":")[1]), list(settings.get(self.vault, PENDING_KEY, []) or [])
+
+    def action_accept(self) -> None:
+        found = self._pending_change()
+        if found is None:
+            return
+        index, pending = found
+        change = pending.pop(index)
+        if change["field"] == "recovery_start_date":
+            from datetime import date
+
+            from companion.activity import progress
+
+            progress.log_slip(self.vault, date.fromisoformat(change["value"]))
+        else:
+            profile.update(self.vault, {change["field"]: change["value"]})
+        settings.put(self.vault, PENDING_KEY, pending)
+        self.notify("Accepted.")
+        self.refresh_data()
+
+    def action_reject(self) -> None:
+        found = self._pending_change()
+        if found is None:
+            return
+        index, pending = found
+        pending.pop(index)
+        settings.put(self.vault, PENDING_KEY, pending)
+        self.notify("Rejected; nothing changed.")
+        self.refresh_data()
+
+    def action_extract(self) -> None:
+        if not self.companion.maybe_extract(force=True):
+            self.notify(
+                "Learning needs the coach's provider: set one up in Settings (F10).",
+                severity="warning",
+            )
+
+    def action_review(self) -> None:
+        latest = store.latest_run(self.vault)
+        if latest is None:
+            self.notify("Nothing has been learned yet.")
+            return
+        details = latest[1]
+        lines = [details.get("summary") or extraction_status(self.vault), ""]
+        lines += details.get("changes", []) or ["No changes."]
+        if details.get("dropped"):
+            lines += [
+                "",
+                "Left out (the rules did not allow them):",
+                *(f"  {d}" for d in details["dropped"]),
+            ]
+        self.app.push_screen(TextScreen("Last memory update", "\n".join(lines)))
 
     def action_fresh_start(self) -> None:
         def erase(choices: list[bool] | None) -> None:

@@ -144,6 +144,73 @@ class PromptScreen(Dialog):
         self.dismiss(None)
 
 
+class TextScreen(Dialog):
+    """Read-only text (a fact's history, the last update), shown literally."""
+
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS
+        + """
+    TextScreen VerticalScroll { height: auto; max-height: 20; }
+    """
+    )
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text, self.body = title, body
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            with VerticalScroll():
+                yield Static(literal(self.body))
+            with Horizontal(classes="buttons"):
+                yield Button("Close", id="no")
+
+    @on(Button.Pressed, "#no")
+    def close(self) -> None:
+        self.dismiss(None)
+
+
+class EditorScreen(Dialog):
+    """A longer text to edit (the extraction prompt); ``None`` when cancelled."""
+
+    DEFAULT_CSS = (
+        Dialog.DEFAULT_CSS
+        + """
+    EditorScreen > Vertical { width: 100; height: 90%; }
+    EditorScreen TextArea { height: 1fr; }
+    """
+    )
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Back", id="editor-back"),
+        Binding("ctrl+s", "save", "Save", id="editor-save"),
+    ]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text, self.text = title, text
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import TextArea
+
+        with Vertical():
+            yield Static(self.title_text + "  (Ctrl+S saves, Escape cancels)", classes="title")
+            yield TextArea(self.text, id="editor", soft_wrap=True)
+            with Horizontal(classes="buttons"):
+                yield Button("Save", id="yes", variant="primary")
+                yield Button("Cancel", id="no")
+
+    @on(Button.Pressed, "#yes")
+    def action_save(self) -> None:
+        from textual.widgets import TextArea
+
+        self.dismiss(self.query_one("#editor", TextArea).text)
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class RecoveryKeyScreen(Dialog):
     """Shown once at creation. Leaving requires saying it was written down."""
 

@@ -8,13 +8,14 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, VerticalScroll
-from textual.widgets import Input, Label, Select, Static
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Label, Select, Static
 
 from companion import config as app_config
 from companion import settings
 from companion.config import CrisisLine
 from companion.tui.screens.base import DataScreen
+from companion.tui.screens.modals import EditorScreen, TextScreen
 
 THEMES = [("Dark", "textual-dark"), ("Light", "textual-light")]
 PROVIDERS = [
@@ -64,6 +65,12 @@ class SettingsScreen(DataScreen):
                 yield Input(id="crisis_name", placeholder="name (leave empty for the default)")
                 yield Label("Its number")
                 yield Input(id="crisis_contact", placeholder="call or text ...")
+            yield Static("Memory", classes="section")
+            with Horizontal(id="memory-buttons"):
+                yield Button("Edit extraction prompt", id="edit-prompt")
+                yield Button("Reset extraction prompt", id="reset-prompt")
+                yield Button("Ledger of calls", id="show-ledger")
+            yield Static("", id="prompt-status")
             yield Static("Ctrl+S saves.", id="settings-hint")
 
     def refresh_data(self) -> None:
@@ -86,6 +93,51 @@ class SettingsScreen(DataScreen):
         if config.crisis_lines:
             self.query_one("#crisis_name", Input).value = config.crisis_lines[0].name
             self.query_one("#crisis_contact", Input).value = config.crisis_lines[0].contact
+        from companion import prompts
+
+        custom = prompts.override_path("extraction.md").is_file()
+        self.query_one("#prompt-status", Static).update(
+            "The extraction prompt is your own version."
+            if custom
+            else "The extraction prompt is the one Companion ships."
+        )
+
+    @on(Button.Pressed, "#edit-prompt")
+    def edit_prompt(self) -> None:
+        from companion import prompts
+
+        def save(text: str | None) -> None:
+            if text is None:
+                return
+            path = prompts.override_path("extraction.md")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            self.notify("Extraction prompt saved; it is used from the next run.")
+            self.refresh_data()
+
+        self.app.push_screen(EditorScreen("Extraction prompt", prompts.load("extraction.md")), save)
+
+    @on(Button.Pressed, "#reset-prompt")
+    def reset_prompt(self) -> None:
+        from companion import prompts
+
+        prompts.override_path("extraction.md").unlink(missing_ok=True)
+        self.notify("Extraction prompt reset to the one Companion ships.")
+        self.refresh_data()
+
+    @on(Button.Pressed, "#show-ledger")
+    def show_ledger(self) -> None:
+        from companion import ledger
+
+        calls = ledger.calls(self.vault, 100)
+        lines = [
+            f"{c.created_at:%Y-%m-%d %H:%M}  {c.purpose:<10} {c.model:<20} "
+            f"{c.input_tokens:>6}+{c.output_tokens:<5} ${c.cost_usd:.4f} {c.error or 'ok'}"
+            for c in calls
+        ] or ["No call has left this machine."]
+        total = sum(c.cost_usd for c in calls)
+        lines.append(f"\nEstimated total: ${total:.4f}")
+        self.app.push_screen(TextScreen("Every call that left this machine", "\n".join(lines)))
 
     @on(Select.Changed, "#theme")
     def preview_theme(self, event: Select.Changed) -> None:

@@ -1,0 +1,262 @@
+"""``companion memory``, ``companion ledger`` and ``companion insights``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.cli.common import out, unlocked
+from companion.errors import EX_TEMPFAIL, InvalidInput, VaultBusy
+from companion.paths import open_private
+
+SOURCE_JSON = {"learned": "learned", "said": "said", "wrote": "wrote"}
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    memory = commands.add_parser("memory", help="what Companion knows about you")
+    sub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
+    p = sub.add_parser("show", help="facts, the latest daily memory and follow-ups")
+    p.add_argument("--json", action="store_true", help="the documented shape, for scripts")
+    p.set_defaults(handler=cmd_show)
+    p = sub.add_parser("add", help='tell Companion something ("you wrote")')
+    p.add_argument("text")
+    p.add_argument("--category", default="general")
+    p.set_defaults(handler=cmd_add)
+    p = sub.add_parser("edit", help="correct a fact (the old wording stays in history)")
+    p.add_argument("id", type=int)
+    p.add_argument("text")
+    p.set_defaults(handler=cmd_edit)
+    p = sub.add_parser("forget", help="delete a fact; it is not learned again from the same words")
+    p.add_argument("id", type=int)
+    p.set_defaults(handler=cmd_forget)
+    p = sub.add_parser("fresh-start", help="erase everything learned; your writing stays")
+    p.add_argument("--profile", action="store_true", help="erase the profile too")
+    p.add_argument("--backups", action="store_true", help="delete all backups too")
+    p.add_argument("--yes", action="store_true", help="do not ask for the confirmation word")
+    p.set_defaults(handler=cmd_fresh_start)
+    p = sub.add_parser("export", help="write memory.md, grouped by category")
+    p.add_argument("-o", "--output", default="memory.md", metavar="FILE")
+    p.set_defaults(handler=cmd_export)
+    p = sub.add_parser("extract", help="learn from what is new (for cron); see --force")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="run even if today's memory exists (still only what is unmemorized)",
+    )
+    p.set_defaults(handler=cmd_extract)
+
+    p = commands.add_parser("ledger", help="every call that left this machine")
+    p.add_argument("-n", type=int, default=50)
+    p.set_defaults(handler=cmd_ledger)
+
+    p = commands.add_parser("insights", help="weekly insights")
+    p.add_argument("--week", metavar="YYYY-Www", help="default: this week")
+    p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--share",
+        action="store_true",
+        help="a report for a sponsor or therapist: aggregates only, no text",
+    )
+    p.add_argument("-o", "--output", metavar="FILE", help="where --share writes (default stdout)")
+    p.set_defaults(handler=cmd_insights)
+
+
+def memory_json(vault) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    from companion.memory import followups, store
+
+    newest = store.newest_daily_memory(vault)
+    daily = None
+    if newest:
+        row, content = newest
+        daily = {
+            "date": row.date,
+            "covering_from": row.covering_from,
+            "covering_to": row.covering_to,
+            **content,
+        }
+    return {
+        "facts": [
+            {
+                "id": f.id,
+                "text": f.text,
+                "category": f.category,
+                "tier": f.tier,
+                "source": SOURCE_JSON.get(f.source, f.source),
+                "pinned": f.pinned,
+                "created_at": f.created_at.isoformat(timespec="seconds"),
+                "valid_until": f.valid_until.isoformat(timespec="seconds")
+                if f.valid_until
+                else None,
+                "evidence": f.evidence,
+            }
+            for f in store.live_facts(vault)
+        ],
+        "daily_memory": daily,
+        "follow_ups": [
+            {"id": i.id, "text": i.text, "due": i.due.isoformat() if i.due else None}
+            for i in followups.open_items(vault)
+        ],
+    }
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from companion.memory import store
+
+    with unlocked(args) as vault:
+        data = memory_json(vault)
+    if args.json:
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return 0
+    if not data["facts"]:
+        print("Nothing learned yet.")
+    category = None
+    for fact in sorted(data["facts"], key=lambda f: (f["category"], f["id"])):
+        if fact["category"] != category:
+            category = fact["category"]
+            out(f"\n{category.title()}")
+        label = store.SOURCE_LABELS.get(fact["source"], fact["source"])
+        out(
+            f"  {fact['id']:>5}  {fact['text']}  ({label}, {fact['created_at'][:10]})"
+            + ("  [pinned]" if fact["pinned"] else "")
+        )
+    if data["daily_memory"]:
+        memory = data["daily_memory"]
+        out(f"\nDaily memory {memory['date']}: {memory.get('emotional_state', '')}")
+    for item in data["follow_ups"]:
+        out(f"  follow-up {item['id']}: {item['text']}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from companion.memory import store
+
+    with unlocked(args) as vault:
+        fact_id = store.add_fact(vault, args.text, args.category, source="wrote")
+    print(f"remembered as fact {fact_id}")
+    return 0
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from companion.memory import store
+
+    with unlocked(args) as vault:
+        new_id = store.edit_fact(vault, args.id, args.text, source="wrote")
+    print(f"fact {args.id} is now fact {new_id}; the old wording stays in history")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    from companion.memory import store
+
+    with unlocked(args) as vault:
+        store.forget_fact(vault, args.id)
+    print(f"forgot fact {args.id}")
+    return 0
+
+
+def cmd_fresh_start(args: argparse.Namespace) -> int:
+    from companion.memory.fresh_start import CONFIRM_WORD, fresh_start
+
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise InvalidInput("add --yes to erase without a terminal to confirm on.")
+        answer = input(f"This erases everything Companion learned. Type {CONFIRM_WORD}: ")
+        if answer.strip().lower() != CONFIRM_WORD:
+            print("nothing erased")
+            return 0
+    with unlocked(args) as vault:
+        erased = fresh_start(vault, args.profile, args.backups)
+    print(
+        f"erased {erased.facts} facts, {erased.daily_memories} daily memories, "
+        f"{erased.session_summaries} session summaries; your writing is untouched"
+    )
+    return 0
+
+
+def memory_markdown(data: dict[str, Any]) -> str:
+    lines = ["# Memory", ""]
+    groups: dict[str, list[str]] = {}
+    for fact in data["facts"]:
+        groups.setdefault(fact["category"], []).append(fact["text"])
+    for category in sorted(groups):
+        lines += [f"## {category.title()}", ""] + [f"- {t}" for t in groups[category]] + [""]
+    return "\n".join(lines)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with unlocked(args) as vault:
+        text = memory_markdown(memory_json(vault))
+    with open_private(Path(args.output)) as handle:
+        handle.write(text)
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from companion.coach import providers
+    from companion.memory import extraction
+
+    try:
+        with unlocked(args) as vault:
+            config = providers.configured(vault, "extraction")
+            if config is None:
+                sys.stderr.write(f"companion: {providers.OFFLINE_HELP}\n")
+                return 69
+            result = asyncio.run(
+                extraction.extract(
+                    vault, config, force=args.force, progress=lambda s: print(s, file=sys.stderr)
+                )
+            )
+    except VaultBusy:
+        sys.stderr.write(
+            "companion: the vault is open in another Companion; the open window "
+            "extracts on its own.\n"
+        )
+        return EX_TEMPFAIL
+    print(result.line)
+    return 1 if result.error else 0
+
+
+def cmd_ledger(args: argparse.Namespace) -> int:
+    from companion import ledger
+
+    with unlocked(args) as vault:
+        calls = ledger.calls(vault, args.n)
+    if not calls:
+        print("No call has left this machine.")
+    total = 0.0
+    for c in calls:
+        total += c.cost_usd
+        status = c.error or "ok"
+        print(
+            f"{c.created_at:%Y-%m-%d %H:%M}  {c.purpose:<10} {c.model:<22} "
+            f"{c.input_tokens:>7} in {c.output_tokens:>6} out  ${c.cost_usd:.4f}  {status}"
+        )
+    if calls:
+        print(f"estimated total for these {len(calls)} calls: ${total:.4f}")
+    return 0
+
+
+def cmd_insights(args: argparse.Namespace) -> int:
+    from companion.memory import insights
+
+    with unlocked(args) as vault:
+        week = insights.weekly(vault, args.week)
+    if args.share:
+        report = insights.share_report(week)
+        if args.output:
+            with open_private(Path(args.output)) as handle:
+                handle.write(report)
+            print(f"wrote {args.output}", file=sys.stderr)
+        else:
+            sys.stdout.write(report)
+        return 0
+    if args.json:
+        sys.stdout.write(json.dumps(week.as_dict(), indent=2) + "\n")
+        return 0
+    sys.stdout.write(insights.share_report(week))
+    return 0

@@ -1,0 +1,223 @@
+"""Daily extraction: on unlock (and from cron or the panel), distil what is not memorized yet
+into a DailyMemory, facts, session summaries and follow-ups, with one model call per chunk.
+
+Each chunk is saved in one transaction or not at all; a failed run is recorded with its
+reason and the next unlock tries again. Every call is in the ledger, failed ones included.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from companion import clock, ledger, prompts, settings
+from companion.coach import pricing
+from companion.coach.providers import CoachError, ProviderConfig, describe
+from companion.errors import CompanionError
+from companion.memory import gather, store
+from companion.memory.apply import Counts, apply_chunk
+from companion.memory.schema import TOOL, InvalidOutput, Output, validate
+from companion.vault import Vault
+from companion.vault.models import ExtractionRun
+
+MAX_TOKENS = 4096
+Progress = Callable[[str], None]
+
+
+@dataclass
+class Result:
+    ran: bool
+    counts: Counts
+    error: str = ""
+    calls: int = 0
+
+    @property
+    def line(self) -> str:
+        if self.error:
+            return f"Memory update failed: {self.error}"
+        return self.counts.line() if self.ran else "Nothing new to remember."
+
+
+def needs_run(vault: Vault) -> bool:
+    """The unlock rule: no DailyMemory yet, or the newest is from before today."""
+    newest = store.newest_daily_memory(vault)
+    return newest is None or newest[0].date < clock.today().isoformat()
+
+
+def input_budget(vault: Vault) -> int:
+    return int(settings.get(vault, "extraction_input_budget", gather.DEFAULT_INPUT_BUDGET))
+
+
+def system_prompt() -> str:
+    return prompts.load("extraction.md")
+
+
+async def call_model(
+    config: ProviderConfig, system: str, document: dict[str, Any]
+) -> tuple[Any, int, int]:
+    """One call; returns (the tool's input, input tokens, output tokens)."""
+    content = "<data>\n" + json.dumps(document, ensure_ascii=False) + "\n</data>"
+    if config.local:
+        return await _call_local(config, system, content)
+    import anthropic
+
+    client = anthropic.AsyncAnthropic(
+        api_key=config.api_key, max_retries=config.max_retries, timeout=config.timeout
+    )
+    try:
+        message = await client.messages.create(
+            model=config.model,
+            max_tokens=MAX_TOKENS,
+            system=system,
+            tools=[TOOL],
+            tool_choice={"type": "tool", "name": TOOL["name"]},
+            messages=[{"role": "user", "content": content}],
+        )
+    except Exception as exc:
+        kind, text = describe(exc)
+        raise CoachError(text, kind) from None
+    finally:
+        await client.close()
+    answer = next((b.input for b in message.content if b.type == "tool_use"), None)
+    return answer, message.usage.input_tokens, message.usage.output_tokens
+
+
+async def _call_local(config: ProviderConfig, system: str, content: str) -> tuple[Any, int, int]:
+    from companion.coach.providers import stream_local
+
+    schema = json.dumps(TOOL["input_schema"])
+    reply = await stream_local(
+        config,
+        system + f"\n\nAnswer with only one JSON object that matches this JSON schema:\n{schema}",
+        [{"role": "user", "content": content}],
+        None,
+    )
+    text = reply.text.strip().removeprefix("```json").removesuffix("```").strip()
+    try:
+        answer = json.loads(text)
+    except ValueError:
+        answer = None
+    return answer, reply.input_tokens, reply.output_tokens
+
+
+async def _validated(
+    vault: Vault, config: ProviderConfig, system: str, document: dict[str, Any], result: Result
+) -> Output:
+    """Call, check, and retry once on an answer that does not match the schema."""
+    problem = ""
+    for _attempt in range(2):
+        try:
+            answer, tokens_in, tokens_out = await call_model(config, system, document)
+        except CoachError as err:
+            ledger.record(
+                vault,
+                "extraction",
+                config.model,
+                err.input_tokens,
+                err.output_tokens,
+                0.0,
+                error=err.kind,
+            )
+            result.calls += 1
+            raise
+        result.calls += 1
+        try:
+            output = validate(answer)
+        except InvalidOutput as exc:
+            problem = str(exc)
+            ledger.record(
+                vault,
+                "extraction",
+                config.model,
+                tokens_in,
+                tokens_out,
+                pricing.cost(config.model, tokens_in, tokens_out, config.local),
+                error="invalid output",
+            )
+            continue
+        ledger.record(
+            vault,
+            "extraction",
+            config.model,
+            tokens_in,
+            tokens_out,
+            pricing.cost(config.model, tokens_in, tokens_out, config.local),
+        )
+        return output
+    raise InvalidOutput(f"the model's answer did not have the expected form twice ({problem})")
+
+
+def _merge(daily: dict[str, Any], data: dict[str, Any], chunk: gather.Chunk) -> None:
+    for key in ("conversation_summary", "journal_summary", "checkin_summary"):
+        if data[key].strip():
+            daily[key] = (daily.get(key, "") + " " + data[key].strip()).strip()
+    if data["emotional_state"].strip():
+        daily["emotional_state"] = data["emotional_state"].strip()
+    daily["follow_ups"] = [*daily.get("follow_ups", []), *(f["text"] for f in data["follow_ups"])]
+    patterns = daily.get("notable_patterns", [])
+    daily["notable_patterns"] = patterns + [
+        p for p in data["notable_patterns"] if p not in patterns
+    ]
+    daily["user_facts"] = [*daily.get("user_facts", []), *(f["text"] for f in data["facts"]["add"])]
+    first, last = chunk.items[0].day, chunk.items[-1].day
+    daily.setdefault("covering_from", first)
+    daily["covering_to"] = last
+
+
+def _interrupted(vault: Vault) -> None:
+    """A run left "running" belongs to a process that died: record it as interrupted."""
+    for row in ExtractionRun.select().where(ExtractionRun.status == "running"):
+        store.finish_run(vault, row.id, "failed", {"reason": "interrupted (the app stopped)"})
+
+
+async def extract(
+    vault: Vault,
+    config: ProviderConfig,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> Result:
+    """Run the rule: a no-op when today's memory exists (unless ``force``) or when nothing is
+    unmemorized; otherwise one call per chunk, in order."""
+    result = Result(False, Counts())
+    if not force and not needs_run(vault):
+        return result
+    items = gather.unmemorized(vault)
+    if not items:
+        return result
+    _interrupted(vault)
+    run_id = store.start_run(vault)
+    parts = gather.chunks(items, input_budget(vault))
+    system = system_prompt()
+    daily: dict[str, Any] = {}
+    result.ran = True
+    try:
+        for number, chunk in enumerate(parts, 1):
+            step = f"chunk {number} of {len(parts)}" if len(parts) > 1 else "reading"
+            vault.update(ExtractionRun, run_id, {"progress": step})
+            if progress:
+                progress(step)
+            output = await _validated(vault, config, system, gather.document(vault, chunk), result)
+            _merge(daily, output.data, chunk)
+            last = number == len(parts)
+            apply_chunk(vault, chunk, output, run_id, result.counts, daily if last else None)
+    except (CompanionError, InvalidOutput) as err:
+        result.error = str(err)
+        store.finish_run(
+            vault, run_id, "failed", {"reason": result.error, "dropped": result.counts.dropped}
+        )
+        return result
+    store.finish_run(
+        vault,
+        run_id,
+        "done",
+        {
+            "summary": result.counts.line(),
+            "changes": result.counts.changes,
+            "dropped": result.counts.dropped,
+            "chunks": len(parts),
+            "calls": result.calls,
+        },
+    )
+    return result

@@ -1,0 +1,159 @@
+"""The daily memory in the app: extraction runs on unlock in the background, the panel fills in
+while the user keeps typing, and what it learned can be reviewed, traced and confirmed."""
+
+from __future__ import annotations
+
+import asyncio
+
+from companion import settings
+from companion.activity import journal
+from companion.memory import store
+from companion.memory.apply import PENDING_KEY
+from companion.tui.screens.journal import JournalScreen
+from companion.tui.screens.modals import ConfirmScreen, TextScreen
+from companion.vault import Vault
+from tests.conftest import PASSPHRASE
+from tests.extraction_helpers import answer
+from tests.fake_llm import gated, tool
+from tests.tui_helpers import drive, screen_text, settle, unlock
+
+
+def test_panel_fills_in_while_the_user_keeps_typing(created, fake_llm, monkeypatch) -> None:
+    monkeypatch.setenv("COMPANION_TIMEOUT", "30")  # the call stays in flight while we type
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, "I always feel better after the Saturday meeting.").id
+    fake_llm.push(
+        gated(
+            tool(
+                answer(
+                    facts={
+                        "add": [
+                            {
+                                "text": "Feels better after the Saturday meeting",
+                                "category": "recovery",
+                                "tier": "semantic",
+                                "evidence": [f"journal_entry:{entry}"],
+                            }
+                        ]
+                    }
+                )
+            )
+        )
+    )
+
+    async def scenario(app, pilot):
+        app.screen.query_one("#passphrase").value = PASSPHRASE
+        await pilot.press("enter")
+        # Extraction starts in the background once the app has warmed up; wait for the call
+        # to reach the fake (not for workers: this one is held until the gate opens).
+        await asyncio.get_running_loop().run_in_executor(None, fake_llm.received.wait, 30)
+        await pilot.press("f5")
+        await pilot.pause()
+        editor = app.screen.query_one("#editor")
+        editor.focus()
+        for key in "still typing":  # the call is in flight, typing goes on
+            await pilot.press(key if key != " " else "space")
+        assert editor.text == "still typing"
+        await pilot.press("f7")
+        await pilot.pause()
+        during = screen_text(app)
+        fake_llm.gate.set()
+        await settle(pilot)
+        after = screen_text(app)
+        await pilot.press("f5")
+        await pilot.pause()
+        assert isinstance(app.screen, JournalScreen)
+        return during, after, app.screen.query_one("#editor").text
+
+    during, after, typed = drive(paths, scenario)
+    assert "Extraction: running" in during
+    assert "Feels better after the Saturday meeting" in after
+    assert "+1 / ~0 / -0" in after
+    assert typed == "still typing"
+
+
+def test_review_history_and_confirmations(created, fake_llm) -> None:
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, "Switched my sober date, it's really March 3rd.").id
+        old = store.add_fact(
+            vault, "Sleeps badly", "health", source="learned", evidence=[f"journal_entry:{entry}"]
+        )
+    ref = f"journal_entry:{entry}"
+    fake_llm.push(
+        tool(
+            answer(
+                facts={
+                    "update": [{"id": old, "text": "Sleeps better since April", "evidence": [ref]}]
+                },
+                profile_updates=[
+                    {"field": "recovery_start_date", "value": "2026-03-03", "evidence": [ref]}
+                ],
+            )
+        )
+    )
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        facts = app.screen.query_one("#facts")
+        facts.focus()
+        texts = [str(facts.get_option_at_index(i).prompt) for i in range(facts.option_count)]
+        facts.highlighted = next(i for i, t in enumerate(texts) if "Sleeps better" in t)
+        await pilot.press("h")
+        await settle(pilot)
+        assert isinstance(app.screen, TextScreen)
+        history = screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("v")
+        await settle(pilot)
+        review = screen_text(app)
+        await pilot.press("escape")
+        facts.highlighted = next(i for i, t in enumerate(texts) if "recovery start date" in t)
+        await pilot.press("y")
+        await settle(pilot)
+        return history, review
+
+    history, review = drive(paths, scenario)
+    assert "Sleeps better since April" in history and "Sleeps badly" in history
+    assert "~ Sleeps badly -> Sleeps better since April" in review
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        from companion import profile
+
+        assert profile.load(vault)["recovery_start_date"] == "2026-03-03"
+        assert settings.get(vault, PENDING_KEY) == []
+
+
+def test_deleting_an_entry_offers_to_forget_what_came_from_it(created) -> None:
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, "My brother's visit went badly.").id
+        store.add_fact(
+            vault,
+            "Visits with his brother are hard",
+            "relationships",
+            source="learned",
+            evidence=[f"journal_entry:{entry}"],
+        )
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        entries = app.screen.query_one("#entries")
+        entries.focus()
+        entries.highlighted = 0
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.click("#yes")  # delete the entry
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Visits with his brother are hard" in screen_text(app)
+        await pilot.click("#yes")  # forget what came from it
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert store.live_facts(vault) == []
