@@ -332,7 +332,12 @@ class CompanionApp(App[None]):
             )
         yield SystemCommand("Lock", "Lock the vault now (Ctrl+L)", self.action_lock)
         for binding in getattr(screen, "BINDINGS", []):
-            if isinstance(binding, Binding) and binding.show and binding.description:
+            if (
+                isinstance(binding, Binding)
+                and binding.description
+                and binding.id
+                and binding.action != "app.back"
+            ):
                 yield SystemCommand(
                     binding.description,
                     binding.tooltip or f"{binding.key}",

@@ -47,7 +47,7 @@ class DataScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield NavBar(self.MODE)
         yield from self.compose_body()
-        yield Footer()
+        yield Footer(compact=True)
 
     def compose_body(self) -> ComposeResult:
         yield from ()

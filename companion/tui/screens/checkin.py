@@ -56,8 +56,15 @@ class CheckInScreen(DataScreen):
     MODE = "checkin"
     AUTO_FOCUS = "#mood"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("pageup", "day(-1)", "Prev day", id="checkin-prev", tooltip="Back-fill a day"),
-        Binding("pagedown", "day(1)", "Next day", id="checkin-next"),
+        Binding(
+            "pageup",
+            "day(-1)",
+            "Prev day",
+            id="checkin-prev",
+            tooltip="Back-fill a day",
+            priority=True,
+        ),
+        Binding("pagedown", "day(1)", "Next day", id="checkin-next", priority=True),
         Binding("ctrl+s", "save", "Save", id="checkin-save", tooltip="Save the check-in"),
     ]
 

@@ -75,10 +75,10 @@ def week_text(week: insights.Week) -> str:
 class InsightsScreen(DataScreen):
     MODE = "insights"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "week(-1)", "Prev week", id="insights-prev-week"),
-        Binding("right", "week(1)", "Next week", id="insights-next-week"),
-        Binding("pageup", "year(-1)", "Prev year", id="insights-prev-year"),
-        Binding("pagedown", "year(1)", "Next year", id="insights-next-year"),
+        Binding("left", "week(-1)", "Prev week", id="insights-prev-week", priority=True),
+        Binding("right", "week(1)", "Next week", id="insights-next-week", priority=True),
+        Binding("pageup", "year(-1)", "Prev year", id="insights-prev-year", priority=True),
+        Binding("pagedown", "year(1)", "Next year", id="insights-next-year", priority=True),
     ]
 
     def __init__(self) -> None:

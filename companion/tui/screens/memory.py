@@ -81,7 +81,14 @@ class MemoryScreen(DataScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("a", "add", "Add", id="memory-add", tooltip="Tell Companion something"),
         Binding("e", "edit", "Edit", id="memory-edit", tooltip="Edit the highlighted fact"),
-        Binding("p", "pin", "Pin", id="memory-pin", tooltip="Pin or unpin the highlighted fact"),
+        Binding(
+            "p",
+            "pin",
+            "Pin",
+            id="memory-pin",
+            show=False,
+            tooltip="Pin or unpin the highlighted fact",
+        ),
         Binding(
             "delete", "forget", "Delete", id="memory-delete", tooltip="Delete the highlighted fact"
         ),
@@ -90,6 +97,7 @@ class MemoryScreen(DataScreen):
             "history",
             "History",
             id="memory-history",
+            show=False,
             tooltip="Earlier versions of the highlighted fact",
         ),
         Binding(
@@ -123,6 +131,7 @@ class MemoryScreen(DataScreen):
             "fresh_start",
             "Fresh start",
             id="memory-fresh",
+            show=False,
             tooltip="Erase everything Companion learned",
         ),
     ]

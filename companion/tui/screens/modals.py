@@ -301,7 +301,9 @@ Keys everywhere
   Escape      back
   Ctrl+Q      quit (unsaved text is kept as an encrypted draft)
 
-Each screen's own keys are in the footer at the bottom.
+Each screen's own keys are in the footer at the bottom; a few more are in the palette:
+  What I know about you: p pin, h history (was -> now), f fresh start,
+                         y / n accept or reject a change waiting for you to confirm.
 
 Check-in
   Digits set mood and cravings, Tab moves to the next field, Enter saves.
