@@ -16,7 +16,7 @@ from companion.memory import store
 from companion.vault import Vault
 from companion.vault.models import DailyMemory, Fact, JournalEntry, SessionSummary
 
-FORMATS = ("json", "markdown", "csv")
+FORMATS = ("json", "markdown", "csv", "jrnl")
 
 
 def collect(vault: Vault) -> dict[str, Any]:
@@ -185,5 +185,10 @@ def to_csv(data: dict[str, Any]) -> str:
 
 
 def render(vault: Vault, fmt: str) -> str:
+    if fmt == "jrnl":
+        from companion.importers import jrnl as jrnl_format
+
+        rows = JournalEntry.select().order_by(JournalEntry.created_at)
+        return jrnl_format.render([journal.view(vault, row) for row in rows])
     data = collect(vault)
     return {"json": to_json, "markdown": to_markdown, "csv": to_csv}[fmt](data)

@@ -157,3 +157,37 @@ def test_deleting_an_entry_offers_to_forget_what_came_from_it(created) -> None:
     drive(paths, scenario)
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
         assert store.live_facts(vault) == []
+
+
+def test_import_from_the_app_with_progress(created, tmp_path) -> None:
+    import json
+
+    from tests.test_import import day_one_document
+
+    paths, _ = created
+    source = tmp_path / "Journal.json"
+    source.write_text(json.dumps(day_one_document()))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Import history")
+        await pilot.press("enter")
+        await settle(pilot)
+        from textual.widgets import Select
+
+        app.screen.query_one("#kind", Select).value = "dayone"
+        app.screen.query_one("#path").value = str(source)
+        await pilot.click("#yes")
+        await settle(pilot)
+        report = screen_text(app)
+        await pilot.click("#no")
+        await pilot.press("f5")
+        await settle(pilot)
+        return report, screen_text(app)
+
+    report, journal_screen = drive(paths, scenario)
+    assert "added 2 entries" in report and "skipped 3 attachments" in report
+    assert "not sent to the coach" in report
+    assert "Back home." in journal_screen

@@ -38,7 +38,7 @@ class Entry:
 
 
 def normalise_tag(tag: str) -> str:
-    return tag.strip().lstrip("#").strip().lower()
+    return tag.strip().lstrip("#@").strip().lower()
 
 
 def collect_tags(text: str, given: list[str] | None = None) -> list[str]:
@@ -63,6 +63,12 @@ def _check(text: str, title: str) -> None:
         raise InvalidInput(f"the title is {len(title):,} characters; the limit is {TITLE_LIMIT}.")
 
 
+def fingerprint(vault: Vault, moment: datetime, title: str, text: str) -> str:
+    """A keyed hash of when and what, to notice an entry imported twice (reveals nothing)."""
+    words = "\n".join(part for part in (title.strip(), text.strip()) if part)
+    return vault.sealer.mac("journal", moment.astimezone().strftime("%Y-%m-%dT%H:%M"), words)
+
+
 def add(
     vault: Vault,
     text: str,
@@ -70,6 +76,7 @@ def add(
     tags: list[str] | None = None,
     when: datetime | None = None,
     starred: bool = False,
+    imported: bool = False,
 ) -> Entry:
     _check(text, title)
     moment = when or clock.now()
@@ -82,6 +89,9 @@ def add(
         updated_at=clock.stamp(),
         local_date=moment.date().isoformat(),
         starred=starred,
+        fingerprint=fingerprint(vault, moment, title, text),
+        imported=imported,
+        memorized=imported,  # imported history is learned from only when asked
     )
     return Entry(rid, moment, text, title, payload["tags"], starred)  # type: ignore[arg-type]
 
@@ -93,7 +103,15 @@ def edit(
     _check(text, title)
     row = _row(entry_id)
     payload = {"text": text, "title": title, "tags": collect_tags(text, tags)}
-    vault.update(JournalEntry, row.id, payload, updated_at=clock.stamp(), memorized=False)
+    moment = clock.parse_stamp(row.created_at)
+    vault.update(
+        JournalEntry,
+        row.id,
+        payload,
+        updated_at=clock.stamp(),
+        memorized=False,
+        fingerprint=fingerprint(vault, moment, title, text),
+    )
     return Entry(
         row.id,
         clock.parse_stamp(row.created_at),

@@ -49,6 +49,12 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     p.set_defaults(handler=cmd_extract)
 
+    p = sub.add_parser("learn-imports", help="learn from imported history (shows the cost first)")
+    p.add_argument("--yes", action="store_true", help="do not ask before sending")
+    p.set_defaults(handler=cmd_learn_imports)
+
+    register_imports(commands)
+
     p = commands.add_parser("ledger", help="every call that left this machine")
     p.add_argument("-n", type=int, default=50)
     p.set_defaults(handler=cmd_ledger)
@@ -260,3 +266,77 @@ def cmd_insights(args: argparse.Namespace) -> int:
         return 0
     sys.stdout.write(insights.share_report(week))
     return 0
+
+
+def register_imports(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    importer = commands.add_parser("import", help="bring in history from jrnl, Day One, Markdown")
+    sub = importer.add_subparsers(dest="import_kind", metavar="SOURCE", required=True)
+    for kind, what in (
+        ("jrnl", "jrnl's JSON export (jrnl --export json > FILE)"),
+        ("dayone", "a Day One JSON export, or the .zip itself"),
+        ("markdown", "a folder of Markdown files, one entry each"),
+    ):
+        p = sub.add_parser(kind, help=what)
+        p.add_argument("path", metavar="DIR" if kind == "markdown" else "FILE")
+        p.set_defaults(handler=cmd_import)
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from companion.importers.run import import_source
+
+    path = Path(args.path).expanduser()
+    if not path.exists():
+        raise InvalidInput(f"there is nothing at {path}.")
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int) -> None:
+        if tty:
+            sys.stderr.write(f"\rimporting {done:,} of {total:,}")
+            sys.stderr.flush()
+
+    with unlocked(args) as vault:
+        report = import_source(vault, args.import_kind, path, progress)
+    if tty:
+        sys.stderr.write("\n")
+    for line in report.lines():
+        out(line)
+    if report.added:
+        print(
+            "Imported history is not sent to the coach's model. To learn from it: "
+            "companion memory learn-imports (it says what that costs first)."
+        )
+    return 0
+
+
+def cmd_learn_imports(args: argparse.Namespace) -> int:
+    from companion.coach import providers
+    from companion.importers.run import learning_estimate, release_imports
+    from companion.memory import extraction
+
+    with unlocked(args) as vault:
+        config = providers.configured(vault, "extraction")
+        if config is None:
+            sys.stderr.write(f"companion: {providers.OFFLINE_HELP}\n")
+            return 69
+        estimate = learning_estimate(vault, config.model)
+        if not estimate.entries:
+            print("There is no imported history waiting to be learned from.")
+            return 0
+        print(
+            f"{estimate.entries:,} imported entries: about {estimate.input_tokens:,} tokens "
+            f"in {estimate.calls} call(s), about ${estimate.cost_usd:.2f} with {config.model}."
+        )
+        if not args.yes:
+            if not sys.stdin.isatty():
+                raise InvalidInput("add --yes to go ahead without a terminal to confirm on.")
+            if input("Go ahead? (yes/no) ").strip().lower() not in ("y", "yes"):
+                print("nothing was sent")
+                return 0
+        release_imports(vault)
+        result = asyncio.run(
+            extraction.extract(
+                vault, config, force=True, progress=lambda s: print(s, file=sys.stderr)
+            )
+        )
+    print(result.line)
+    return 1 if result.error else 0

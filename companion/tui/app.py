@@ -307,6 +307,18 @@ class CompanionApp(App[None]):
         if previous != self.current_mode and self.vault is not None:
             await self.switch_mode(previous)
 
+    def action_import(self) -> None:
+        if self.vault is None:
+            return
+        from companion.tui.screens.importer import ImportScreen
+
+        def done(_: object) -> None:
+            screen = self.screen
+            if hasattr(screen, "refresh_data"):
+                screen.refresh_data()
+
+        self.push_screen(ImportScreen(), done)
+
     def action_help(self) -> None:
         from companion.tui.screens.modals import HelpScreen
 
@@ -331,6 +343,9 @@ class CompanionApp(App[None]):
                 lambda m=mode: self.run_action(f"go('{m}')"),
             )
         yield SystemCommand("Lock", "Lock the vault now (Ctrl+L)", self.action_lock)
+        yield SystemCommand(
+            "Import history", "From jrnl, Day One or a Markdown folder", self.action_import
+        )
         for binding in getattr(screen, "BINDINGS", []):
             if (
                 isinstance(binding, Binding)

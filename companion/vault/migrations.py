@@ -91,8 +91,21 @@ def _v4_urge_events(conn: sqlite3.Connection) -> None:
     conn.execute('CREATE INDEX "urge_event_occurred_at" ON "urge_event" ("occurred_at")')
 
 
+def _v5_import_marks(conn: sqlite3.Connection) -> None:
+    """Schema 5: journal entries carry a keyed fingerprint of date and text (so importing the
+    same file twice adds nothing) and whether they were imported."""
+    conn.execute('ALTER TABLE "journal_entry" ADD COLUMN "fingerprint" TEXT')
+    conn.execute('ALTER TABLE "journal_entry" ADD COLUMN "imported" INTEGER NOT NULL DEFAULT 0')
+    conn.execute('CREATE INDEX "journal_entry_fingerprint" ON "journal_entry" ("fingerprint")')
+
+
 # STEPS[n] takes a vault from version n+1 to n+2.
-STEPS: list[Callable[[sqlite3.Connection], None]] = [_v2_starred, _v3_follow_ups, _v4_urge_events]
+STEPS: list[Callable[[sqlite3.Connection], None]] = [
+    _v2_starred,
+    _v3_follow_ups,
+    _v4_urge_events,
+    _v5_import_marks,
+]
 CURRENT_VERSION = 1 + len(STEPS)
 
 

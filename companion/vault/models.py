@@ -52,6 +52,8 @@ class JournalEntry(Record):
     updated_at = pw.TextField()
     memorized = pw.BooleanField(default=False)
     starred = pw.BooleanField(default=False)  # added in schema 2
+    fingerprint = pw.TextField(null=True, index=True)  # schema 5: HMAC of date and text
+    imported = pw.BooleanField(default=False)  # schema 5
     payload = pw.BlobField()
 
     class Meta:

@@ -70,6 +70,7 @@ class SettingsScreen(DataScreen):
                 yield Button("Edit extraction prompt", id="edit-prompt")
                 yield Button("Reset extraction prompt", id="reset-prompt")
                 yield Button("Ledger of calls", id="show-ledger")
+                yield Button("Import history", id="import")
             yield Static("", id="prompt-status")
             yield Static("Ctrl+S saves.", id="settings-hint")
 
@@ -124,6 +125,10 @@ class SettingsScreen(DataScreen):
         prompts.override_path("extraction.md").unlink(missing_ok=True)
         self.notify("Extraction prompt reset to the one Companion ships.")
         self.refresh_data()
+
+    @on(Button.Pressed, "#import")
+    def open_import(self) -> None:
+        self.companion.action_import()
 
     @on(Button.Pressed, "#show-ledger")
     def show_ledger(self) -> None:

@@ -1,0 +1,1 @@
+"""Bringing history in from jrnl, Day One and Markdown folders, without losing a word."""

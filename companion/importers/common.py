@@ -1,0 +1,106 @@
+"""What every importer produces, and saving it: idempotent (a keyed fingerprint of date and
+text), in batches, with a report of what was added, skipped and unreadable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from companion.activity import journal
+from companion.errors import CompanionError
+from companion.vault import Vault
+from companion.vault.models import JournalEntry
+
+BATCH = 500
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Incoming:
+    number: int  # the entry's position in the source (1-based), for reports
+    when: datetime
+    text: str
+    title: str = ""
+    tags: list[str] = field(default_factory=list)
+    starred: bool = False
+
+
+@dataclass
+class Report:
+    added: int = 0
+    skipped: int = 0
+    unreadable: list[str] = field(default_factory=list)  # "entry 12: no date"
+    attachments_skipped: int = 0
+    added_ids: list[int] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = [f"added {self.added} entries, skipped {self.skipped} already here"]
+        if self.attachments_skipped:
+            out.append(
+                f"skipped {self.attachments_skipped} attachments (photos, audio, "
+                "files): only text is imported"
+            )
+        if self.unreadable:
+            out.append(f"could not read {len(self.unreadable)}:")
+            out += [f"  {problem}" for problem in self.unreadable]
+        return out
+
+
+class MalformedFile(CompanionError):
+    """The whole file is not what it claims to be; nothing was imported."""
+
+    exit_code = 65
+
+
+def backfill_fingerprints(vault: Vault) -> None:
+    """Entries written before fingerprints existed get one, so re-imports still match them."""
+    rows = JournalEntry.select().where(JournalEntry.fingerprint.is_null())
+    with vault.transaction():
+        for row in rows:
+            entry = journal.view(vault, row)
+            JournalEntry.update(
+                fingerprint=journal.fingerprint(vault, entry.created_at, entry.title, entry.text)
+            ).where(JournalEntry.id == row.id).execute()
+
+
+def save(
+    vault: Vault,
+    entries: Iterable[Incoming],
+    report: Report,
+    progress: Progress | None = None,
+    total: int = 0,
+) -> Report:
+    backfill_fingerprints(vault)
+    seen = {fp for (fp,) in JournalEntry.select(JournalEntry.fingerprint).tuples() if fp}
+    batch: list[Incoming] = []
+
+    def flush() -> None:
+        with vault.transaction():
+            for item in batch:
+                entry = journal.add(
+                    vault, item.text, item.title, item.tags, item.when, item.starred, imported=True
+                )
+                report.added_ids.append(entry.id)
+        report.added += len(batch)
+        batch.clear()
+        if progress:
+            progress(report.added + report.skipped + len(report.unreadable), total)
+
+    for item in entries:
+        if not item.text.strip() and not item.title.strip():
+            report.unreadable.append(f"entry {item.number}: empty")
+            continue
+        if not item.text.strip():
+            item.text, item.title = item.title, ""
+        mark = journal.fingerprint(vault, item.when, item.title, item.text)
+        if mark in seen:
+            report.skipped += 1
+            continue
+        seen.add(mark)
+        batch.append(item)
+        if len(batch) >= BATCH:
+            flush()
+    if batch:
+        flush()
+    return report

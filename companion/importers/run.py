@@ -1,0 +1,58 @@
+"""One entry point for the CLI and the TUI: parse a source, save what is new, and (when asked)
+learn from the imported history, after saying what that would cost."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.coach import pricing
+from companion.importers import common, dayone, jrnl, markdown
+from companion.vault import Vault
+from companion.vault.models import JournalEntry
+
+KINDS = {"jrnl": jrnl.parse, "dayone": dayone.parse, "markdown": markdown.parse}
+
+
+def import_source(
+    vault: Vault, kind: str, path: Path, progress: common.Progress | None = None
+) -> common.Report:
+    report = common.Report()
+    incoming = KINDS[kind](path, report)  # parse everything first: a bad file writes nothing
+    return common.save(vault, incoming, report, progress, len(incoming))
+
+
+@dataclass
+class Estimate:
+    entries: int
+    input_tokens: int
+    calls: int
+    cost_usd: float
+
+
+def learning_estimate(vault: Vault, model: str) -> Estimate:
+    """What "learn from my imported history" would send: entries, tokens, calls, cost."""
+    from companion.memory import extraction
+
+    rows = JournalEntry.select().where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
+    size = 0
+    for row in rows:
+        data = vault.unseal(JournalEntry, row.id, row.payload)
+        size += len(json.dumps(data, ensure_ascii=False)) // 4 + 30
+    budget = extraction.input_budget(vault)
+    calls = max(1, -(-size // budget)) if size else 0
+    overhead = (len(extraction.system_prompt()) + 8000) // 4  # prompt and tool schema
+    tokens = size + calls * overhead
+    output = calls * 800
+    return Estimate(rows.count(), tokens, calls, pricing.cost(model, tokens, output))
+
+
+def release_imports(vault: Vault) -> int:
+    """Let extraction read imported entries (they were kept from it until now)."""
+    with vault.transaction():
+        return (
+            JournalEntry.update(memorized=False)
+            .where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
+            .execute()
+        )
