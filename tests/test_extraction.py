@@ -306,3 +306,23 @@ def test_interrupted_run_is_recorded(vault, fake_llm) -> None:
     fake_llm.push(tool(answer()))
     run(vault)
     assert ExtractionRun.get_by_id(run_id).status == "failed"
+
+
+def test_the_next_chat_message_uses_the_new_memory(vault, fake_llm) -> None:
+    from companion.coach import service
+
+    day_of_activity(vault)
+    fake_llm.push(
+        tool(
+            answer(
+                emotional_state="Relieved after calling Dana",
+                notable_patterns=["Cravings follow skipped lunches"],
+            )
+        )
+    )
+    run(vault)
+    session = chat.start(vault).id
+    asyncio.run(service.respond(vault, session, "morning"))
+    system = fake_llm.requests[-1]["body"]["system"]
+    assert "Relieved after calling Dana" in system
+    assert "Cravings follow skipped lunches" in system

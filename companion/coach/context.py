@@ -97,20 +97,36 @@ def _expired(fact: store.FactView, now: Any) -> bool:
     return bool(row.expires_at) and clock.parse_stamp(row.expires_at) <= now
 
 
-def momentum_lines(vault: Vault, today: date) -> list[str]:
-    lines = []
-    streak = progress.streak(progress.checkin_dates(), today)
-    if streak:
-        lines.append(f"Check-in streak: {streak} days")
+def recent_summaries(vault: Vault, limit: int = 3) -> list[tuple[Any, dict[str, Any]]]:
+    """The last sessions' summaries (off-the-record sessions have none to give)."""
     rows = (
         SessionSummary.select()
         .join(ChatSession)
         .where(ChatSession.off_record == 0)
         .order_by(SessionSummary.updated_at.desc())
-        .limit(3)
+        .limit(limit)
     )
-    for row in rows:
-        data = vault.unseal(SessionSummary, row.id, row.payload)
+    return [(row, vault.unseal(SessionSummary, row.id, row.payload)) for row in rows]
+
+
+def momentum_lines(vault: Vault, today: date) -> list[str]:
+    lines = []
+    streak = progress.streak(progress.checkin_dates(), today)
+    if streak:
+        lines.append(f"Check-in streak: {streak} days")
+    newest = store.newest_daily_memory(vault)
+    if newest:
+        row, memory = newest
+        told = " ".join(
+            str(memory.get(k) or "")
+            for k in ("conversation_summary", "journal_summary", "checkin_summary")
+        ).strip()
+        if told:
+            lines.append(f"Daily memory {row.date}: {told}")
+        if memory.get("emotional_state"):
+            lines.append(f"Emotional state ({row.date}): {memory['emotional_state']}")
+        lines += [f"Pattern: {p}" for p in memory.get("notable_patterns") or []]
+    for row, data in recent_summaries(vault):
         outcome = data.get("outcome") or data.get("summary_text")
         if outcome:
             lines.append(f"Session {clock.parse_stamp(row.updated_at):%Y-%m-%d}: {outcome}")
@@ -130,16 +146,8 @@ def momentum_lines(vault: Vault, today: date) -> list[str]:
 def cue_lines(vault: Vault) -> list[str]:
     lines = [f"Cue: {f.text}" for f in store.live_facts(vault) if f.category == "cue"]
     lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
-    rows = (
-        SessionSummary.select()
-        .join(ChatSession)
-        .where(ChatSession.off_record == 0)
-        .order_by(SessionSummary.updated_at.desc())
-        .limit(3)
-    )
-    for row in rows:
-        for thread in vault.unseal(SessionSummary, row.id, row.payload).get("open_threads", []):
-            lines.append(f"Open thread: {thread}")
+    for _, data in recent_summaries(vault):
+        lines += [f"Open thread: {thread}" for thread in data.get("open_threads", [])]
     return lines
 
 

@@ -102,49 +102,33 @@ async def _call_local(config: ProviderConfig, system: str, content: str) -> tupl
     return answer, reply.input_tokens, reply.output_tokens
 
 
+def _record(
+    vault: Vault, config: ProviderConfig, tokens_in: int, tokens_out: int, error: str = ""
+) -> None:
+    cost = pricing.cost(config.model, tokens_in, tokens_out, config.local)
+    ledger.record(vault, "extraction", config.model, tokens_in, tokens_out, cost, error=error)
+
+
 async def _validated(
     vault: Vault, config: ProviderConfig, system: str, document: dict[str, Any], result: Result
 ) -> Output:
-    """Call, check, and retry once on an answer that does not match the schema."""
+    """Call, check, and retry once on an answer that does not match the schema; every call
+    goes in the ledger, failed and invalid ones included."""
     problem = ""
     for _attempt in range(2):
+        result.calls += 1
         try:
             answer, tokens_in, tokens_out = await call_model(config, system, document)
         except CoachError as err:
-            ledger.record(
-                vault,
-                "extraction",
-                config.model,
-                err.input_tokens,
-                err.output_tokens,
-                0.0,
-                error=err.kind,
-            )
-            result.calls += 1
+            _record(vault, config, err.input_tokens, err.output_tokens, err.kind)
             raise
-        result.calls += 1
         try:
             output = validate(answer)
         except InvalidOutput as exc:
             problem = str(exc)
-            ledger.record(
-                vault,
-                "extraction",
-                config.model,
-                tokens_in,
-                tokens_out,
-                pricing.cost(config.model, tokens_in, tokens_out, config.local),
-                error="invalid output",
-            )
+            _record(vault, config, tokens_in, tokens_out, "invalid output")
             continue
-        ledger.record(
-            vault,
-            "extraction",
-            config.model,
-            tokens_in,
-            tokens_out,
-            pricing.cost(config.model, tokens_in, tokens_out, config.local),
-        )
+        _record(vault, config, tokens_in, tokens_out)
         return output
     raise InvalidOutput(f"the model's answer did not have the expected form twice ({problem})")
 

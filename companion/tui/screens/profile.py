@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from companion import profile
+from companion import drafts, profile
 from companion.errors import InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import visible
@@ -56,6 +56,25 @@ class ProfileScreen(DataScreen):
     def typed(self) -> dict[str, str]:
         return {name: self.query_one(f"#field-{name}", Input).value for name in profile.FIELDS}
 
+    def first_show(self) -> None:
+        draft = drafts.load(self.vault, "profile")
+        if draft:
+            self.refresh_data()
+            for name, value in dict(draft.get("fields", {})).items():  # type: ignore[arg-type]
+                if name in profile.FIELDS:
+                    self.query_one(f"#field-{name}", Input).value = str(value)
+            self.notify("Restored the profile changes you had not saved (Ctrl+S saves).")
+
+    def stash(self) -> None:
+        """On lock or quit, unsaved edits are kept as an encrypted draft."""
+        if self.companion.vault is None or not self.loaded:
+            return
+        changed = {k: v for k, v in self.typed().items() if v != self.loaded.get(k)}
+        if changed:
+            drafts.save(self.vault, "profile", "", fields=changed)
+        else:
+            drafts.discard(self.vault, "profile")
+
     def refresh_data(self) -> None:
         if self.loaded and self.typed() != self.loaded:
             return  # unsaved edits stay on screen
@@ -75,6 +94,7 @@ class ProfileScreen(DataScreen):
         except InvalidInput as err:
             self.notify(str(err), severity="error")
             return
+        drafts.discard(self.vault, "profile")
         self.loaded = {}
         self.refresh_data()
         self.notify("Profile saved.")
