@@ -27,6 +27,10 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    # A blinking cursor would make every picture depend on when it was taken.
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False  # type: ignore[attr-defined]
+    await pilot.pause()
 
 
 async def unlock(pilot: Pilot, passphrase: str = DEMO_PASSPHRASE) -> None:

@@ -326,3 +326,72 @@ def test_the_next_chat_message_uses_the_new_memory(vault, fake_llm) -> None:
     system = fake_llm.requests[-1]["body"]["system"]
     assert "Relieved after calling Dana" in system
     assert "Cravings follow skipped lunches" in system
+
+
+def test_a_failed_later_chunk_keeps_what_earlier_chunks_learned(vault, fake_llm) -> None:
+    from tests.fake_llm import status
+
+    for day in range(4):
+        clock.set_clock(lambda d=day: NOW - timedelta(days=4 - d))
+        journal.add(vault, f"Day {day}: " + "words about the day. " * 30)
+    clock.set_clock(lambda: NOW)
+    settings.put(vault, "extraction_input_budget", 300)
+    fake_llm.push(tool(answer(journal_summary="ALPHA")), status(429))
+    assert run(vault).error
+    assert DailyMemory.select().count() == 0
+    fake_llm.push(*(tool(answer(journal_summary="BETA")) for _ in range(5)))
+    assert run(vault).error == ""
+    memory = store.newest_daily_memory(vault)[1]
+    assert "ALPHA" in memory["journal_summary"] and "BETA" in memory["journal_summary"]
+    assert (
+        store.newest_daily_memory(vault)[0].covering_from
+        == (NOW - timedelta(days=4)).date().isoformat()
+    )
+
+
+def test_off_the_record_never_reaches_extraction(vault, fake_llm) -> None:
+    clock.set_clock(lambda: NOW - timedelta(hours=5))
+    secret = chat.start(vault, off_record=True).id
+    chat.add_message(vault, secret, "user", "ZQXOFFRECORD I slipped last night")
+    journal.add(vault, "An ordinary entry.")
+    clock.set_clock(lambda: NOW)
+    fake_llm.push(tool(answer()))
+    run(vault)
+    sent = fake_llm.requests[-1]["body"]["messages"][0]["content"]
+    assert "ZQXOFFRECORD" not in sent and "An ordinary entry." in sent
+    assert ChatMessage.get_by_id(1).memorized is False  # never memorized either
+
+
+def test_expired_cues_and_summaries_leave_the_context(vault) -> None:
+    from companion.coach import context, service
+
+    clock.set_clock(lambda: NOW)
+    store.add_fact(vault, "Relapsed yesterday: acknowledge gently", "cue", "conversation")
+    session = chat.start(vault).id
+    chat.add_message(vault, session, "user", "ZQXSUMMARY talk")
+    service.close_session(vault, session)
+    now_text = context.build(vault).text
+    assert "Relapsed yesterday" in now_text and "ZQXSUMMARY" in now_text
+    clock.set_clock(lambda: NOW + timedelta(days=8))
+    later = context.build(vault).text
+    assert "Relapsed yesterday" not in later and "ZQXSUMMARY" not in later
+
+
+def test_crisis_words_in_a_journal_entry_reach_the_coach(vault, fake_llm) -> None:
+    from companion.coach import service
+
+    journal.add(vault, "I don't want to be alive anymore.")
+    asyncio.run(service.respond(vault, chat.start(vault).id, "hi"))
+    assert "respond with warmth and care" in fake_llm.requests[-1]["body"]["system"].lower()
+
+
+def test_fresh_start_erases_urges_and_pending_changes(vault) -> None:
+    from companion.memory.fresh_start import fresh_start
+    from companion.vault.models import UrgeEvent
+
+    vault.insert(
+        UrgeEvent, {"trigger": "lonely"}, occurred_at=clock.stamp(), created_at=clock.stamp()
+    )
+    settings.put(vault, PENDING_KEY, [{"field": "recovery_start_date", "value": "2020-01-01"}])
+    fresh_start(vault)
+    assert UrgeEvent.select().count() == 0 and settings.get(vault, PENDING_KEY) is None

@@ -57,6 +57,11 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p = sub.add_parser("delete", help="delete one entry")
     p.add_argument("id", type=int)
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    p.add_argument(
+        "--forget-facts",
+        action="store_true",
+        help="also forget what Companion learned from this entry",
+    )
     p.set_defaults(handler=cmd_journal_delete)
 
     profile_parser = commands.add_parser("profile", help="show or change your profile")
@@ -171,6 +176,30 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
                 print("kept")
                 return 0
         journal.delete(vault, entry.id)
+        from companion.memory import store
+
+        citing = store.facts_citing(vault, {f"journal_entry:{entry.id}"})
+        if citing and (
+            args.forget_facts
+            or (
+                sys.stdin.isatty()
+                and input(
+                    f"{len(citing)} thing(s) Companion learned came from this entry. Forget them "
+                    "too? (yes/no) "
+                )
+                .strip()
+                .lower()
+                in ("y", "yes")
+            )
+        ):
+            for fact in citing:
+                store.forget_fact(vault, fact.id)
+            print(f"forgot {len(citing)} fact(s) learned from it")
+        elif citing:
+            print(
+                f"{len(citing)} fact(s) learned from it were kept; forget them with "
+                "companion memory forget ID"
+            )
     print(f"deleted entry {args.id}")
     return 0
 

@@ -97,12 +97,17 @@ def _expired(fact: store.FactView, now: Any) -> bool:
     return bool(row.expires_at) and clock.parse_stamp(row.expires_at) <= now
 
 
+def unexpired(column: Any) -> Any:
+    """Rows whose tier TTL has not run out (expired ones stay in history, out of context)."""
+    return column.is_null() | (column > clock.stamp())
+
+
 def recent_summaries(vault: Vault, limit: int = 3) -> list[tuple[Any, dict[str, Any]]]:
     """The last sessions' summaries (off-the-record sessions have none to give)."""
     rows = (
         SessionSummary.select()
         .join(ChatSession)
-        .where(ChatSession.off_record == 0)
+        .where((ChatSession.off_record == 0) & unexpired(SessionSummary.expires_at))
         .order_by(SessionSummary.updated_at.desc())
         .limit(limit)
     )
@@ -144,7 +149,9 @@ def momentum_lines(vault: Vault, today: date) -> list[str]:
 
 
 def cue_lines(vault: Vault) -> list[str]:
-    lines = [f"Cue: {f.text}" for f in store.live_facts(vault) if f.category == "cue"]
+    now = clock.now()
+    cues = [f for f in store.live_facts(vault) if f.category == "cue" and not _expired(f, now)]
+    lines = [f"Cue: {f.text}" for f in cues]
     lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
     for _, data in recent_summaries(vault):
         lines += [f"Open thread: {thread}" for thread in data.get("open_threads", [])]

@@ -23,6 +23,27 @@ def build(
     system = template.replace("{coach_preferences}", prefs_text).replace(
         "{memory_section}", memory.text
     )
-    if message and safety.detect(message):
+    if (message and safety.detect(message)) or recent_crisis(vault):
         system += "\n\n" + safety.CRISIS_INSTRUCTION.format(lines=crisis_lines or "988")
     return system, memory
+
+
+def recent_crisis(vault: Vault, hours: int = 24) -> bool:
+    """Crisis words in a journal entry or check-in note of the last day reach the coach too."""
+    from datetime import timedelta
+
+    from companion import clock
+    from companion.activity import checkins
+    from companion.vault.models import JournalEntry
+
+    since = clock.now() - timedelta(hours=hours)
+    rows = JournalEntry.select().where(JournalEntry.created_at >= clock.stamp(since))
+    for row in rows:
+        data = vault.unseal(JournalEntry, row.id, row.payload)
+        if safety.detect(f"{data.get('title', '')} {data.get('text', '')}"):
+            return True
+    for day in {clock.today(), since.date()}:
+        view = checkins.get(vault, day)
+        if view and view.values.get("note") and safety.detect(str(view.values["note"])):
+            return True
+    return False

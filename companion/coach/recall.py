@@ -111,7 +111,8 @@ def recall(
         )
         consider(date.fromisoformat(row.covering_to), "daily memory", text)
     on_record = ChatSession.off_record == 0
-    for row in SessionSummary.select().join(ChatSession).where(on_record):
+    fresh = SessionSummary.expires_at.is_null() | (SessionSummary.expires_at > clock.stamp())
+    for row in SessionSummary.select().join(ChatSession).where(on_record & fresh):
         data = vault.unseal(SessionSummary, row.id, row.payload)
         summary = str(data.get("summary_text", ""))
         consider(clock.parse_stamp(row.updated_at).date(), "session", summary)

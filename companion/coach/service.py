@@ -4,6 +4,7 @@ half-replies, failures) and write the ledger."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from companion import ledger
@@ -131,8 +132,24 @@ async def _call(
     purpose: str,
     outcome: Outcome,
 ) -> Outcome:
+    streamed: list[str] = []
+
+    async def relay(piece: str) -> None:
+        streamed.append(piece)
+        if on_text is not None:
+            result = on_text(piece)
+            if asyncio.iscoroutine(result):
+                await result
+
     try:
-        reply = await providers.stream_reply(config, system, turns, on_text)
+        reply = await providers.stream_reply(config, system, turns, relay)
+    except asyncio.CancelledError:
+        # Cancelled mid-call (the app locked or quit): the call still happened.
+        partial = "".join(streamed)
+        ledger.record(vault, purpose, config.model, 0, len(partial) // 4, 0.0, error="cancelled")
+        if partial.strip():
+            chat.add_message(vault, session_id, "assistant", partial, incomplete=True)
+        raise
     except CoachError as err:
         ledger.record(
             vault,

@@ -42,7 +42,14 @@ def learning_estimate(vault: Vault, model: str) -> Estimate:
         size += len(json.dumps(data, ensure_ascii=False)) // 4 + 30
     budget = extraction.input_budget(vault)
     calls = max(1, -(-size // budget)) if size else 0
-    overhead = (len(extraction.system_prompt()) + 8000) // 4  # prompt and tool schema
+    from companion import profile
+    from companion.memory import store
+
+    context = sum(len(f.text) + 60 for f in store.live_facts(vault)) + len(
+        json.dumps(profile.load(vault), ensure_ascii=False)
+    )
+    # Every call carries the prompt, the tool schema, the live facts and the profile.
+    overhead = (len(extraction.system_prompt()) + 8000 + context) // 4
     tokens = size + calls * overhead
     output = calls * 800
     return Estimate(rows.count(), tokens, calls, pricing.cost(model, tokens, output))

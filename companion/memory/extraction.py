@@ -7,9 +7,11 @@ reason and the next unlock tries again. Every call is in the ledger, failed ones
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from companion import clock, ledger, prompts, settings
@@ -122,6 +124,9 @@ async def _validated(
         except CoachError as err:
             _record(vault, config, err.input_tokens, err.output_tokens, err.kind)
             raise
+        except asyncio.CancelledError:  # locked or quit mid-call: the call still happened
+            _record(vault, config, 0, 0, "cancelled")
+            raise
         try:
             output = validate(answer)
         except InvalidOutput as exc:
@@ -150,6 +155,18 @@ def _merge(daily: dict[str, Any], data: dict[str, Any], chunk: gather.Chunk) -> 
     daily["covering_to"] = last
 
 
+def _carried_over(vault: Vault) -> dict[str, Any]:
+    """The summaries of chunks a failed run already saved, so today's memory covers them."""
+    latest = store.latest_run(vault)
+    if latest is None or latest[0].status == "done" or not latest[1].get("partial"):
+        return {}
+    daily = dict(latest[1]["partial"])
+    for key in ("covering_from", "covering_to"):
+        if isinstance(daily.get(key), str):
+            daily[key] = date.fromisoformat(daily[key])
+    return daily
+
+
 def _interrupted(vault: Vault) -> None:
     """A run left "running" belongs to a process that died: record it as interrupted."""
     for row in ExtractionRun.select().where(ExtractionRun.status == "running"):
@@ -170,26 +187,37 @@ async def extract(
     items = gather.unmemorized(vault)
     if not items:
         return result
+    daily = _carried_over(vault)
     _interrupted(vault)
     run_id = store.start_run(vault)
     parts = gather.chunks(items, input_budget(vault))
     system = system_prompt()
-    daily: dict[str, Any] = {}
     result.ran = True
+    carried: dict[str, Any] = {}  # summaries of chunks already saved, for a later run
+
+    def note(step: str) -> None:
+        vault.update(ExtractionRun, run_id, {"progress": step, "partial": carried})
+
     try:
         for number, chunk in enumerate(parts, 1):
             step = f"chunk {number} of {len(parts)}" if len(parts) > 1 else "reading"
-            vault.update(ExtractionRun, run_id, {"progress": step})
+            note(step)
             if progress:
                 progress(step)
             output = await _validated(vault, config, system, gather.document(vault, chunk), result)
             _merge(daily, output.data, chunk)
             last = number == len(parts)
             apply_chunk(vault, chunk, output, run_id, result.counts, daily if last else None)
+            if not last:  # saved; if a later chunk fails, the next run carries this on
+                carried = {k: v.isoformat() if isinstance(v, date) else v for k, v in daily.items()}
+                note(step)
     except (CompanionError, InvalidOutput) as err:
         result.error = str(err)
         store.finish_run(
-            vault, run_id, "failed", {"reason": result.error, "dropped": result.counts.dropped}
+            vault,
+            run_id,
+            "failed",
+            {"reason": result.error, "dropped": result.counts.dropped, "partial": carried},
         )
         return result
     store.finish_run(

@@ -19,6 +19,8 @@ from companion.vault.models import (
     JournalEntry,
     Profile,
     SessionSummary,
+    Setting,
+    UrgeEvent,
 )
 
 CONFIRM_WORD = "forget"
@@ -41,6 +43,8 @@ def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = Fal
         memories = DailyMemory.delete().execute()
         summaries = SessionSummary.delete().execute()
         ExtractionRun.delete().execute()
+        UrgeEvent.delete().execute()
+        Setting.delete().where(Setting.key == "pending_profile_changes").execute()
         removed_profile = bool(Profile.delete().execute()) if profile_too else False
     # secure_delete zeroes the freed pages; a checkpoint moves that into the main file.
     vault.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -112,7 +112,9 @@ class ChatScreen(DataScreen):
         messages = chat.messages(self.vault, sessions[0].id)
         last = messages[-1].created_at if messages else sessions[0].started_at
         if clock.now() - last > IDLE_CLOSE:
-            chat.end(self.vault, sessions[0].id)
+            from companion.coach import service
+
+            service.close_session(self.vault, sessions[0].id)
             return None
         return sessions[0].id
 
@@ -155,6 +157,12 @@ class ChatScreen(DataScreen):
     def send(self, event: Input.Submitted) -> None:
         text = event.value
         if not text.strip():
+            return
+        if self.workers_busy():
+            self.notify(
+                "The coach is still answering; your message is kept here until it has finished.",
+                severity="warning",
+            )
             return
         if self.session_id is not None and self.resumable_session() != self.session_id:
             self.session_id = None  # idle for 30 minutes: that session has closed
@@ -252,6 +260,9 @@ class ChatScreen(DataScreen):
             await streamer.stop()
         if outcome.error is not None and not outcome.reply:
             await reply.remove()
+            await box.mount(
+                Static(f"The coach could not say hello: {outcome.error}", classes="message notice")
+            )
 
     def close_session(self) -> None:
         if self.session_id is not None:
