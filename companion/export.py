@@ -12,11 +12,23 @@ from typing import Any
 
 from companion import __version__, clock, profile
 from companion.activity import chat, checkins, journal
+from companion.errors import RecordDamaged
 from companion.memory import store
 from companion.vault import Vault
 from companion.vault.models import DailyMemory, Fact, JournalEntry, SessionSummary
 
 FORMATS = ("json", "markdown", "csv", "jrnl")
+
+
+def _readable(rows: Any, show: Any) -> list[Any]:
+    """Every record that reads; a damaged one is left out (`companion verify` names it)."""
+    out = []
+    for row in rows:
+        try:
+            out.append(show(row))
+        except RecordDamaged:
+            continue
+    return out
 
 
 def collect(vault: Vault) -> dict[str, Any]:
@@ -27,7 +39,7 @@ def collect(vault: Vault) -> dict[str, Any]:
     return {
         "exported_at": clock.now().isoformat(timespec="seconds"),
         "companion_version": __version__,
-        "profile": profile.load(vault),
+        "profile": (_readable([1], lambda _: profile.load(vault)) or [{}])[0],
         "checkins": [
             {"date": c.date.isoformat(), **c.values} for c in checkins.all_checkins(vault)
         ],
@@ -75,21 +87,23 @@ def collect(vault: Vault) -> dict[str, Any]:
                 else None,
                 "supersedes": f.supersedes,
             }
-            for f in (store.fact_view(vault, r) for r in Fact.select().where(Fact.deleted == 0))
+            for f in _readable(
+                Fact.select().where(Fact.deleted == 0), lambda r: store.fact_view(vault, r)
+            )
         ],
-        "daily_memories": [
-            {
+        "daily_memories": _readable(
+            DailyMemory.select().order_by(DailyMemory.date),
+            lambda r: {
                 "date": r.date,
                 "covering_from": r.covering_from,
                 "covering_to": r.covering_to,
                 **vault.unseal(DailyMemory, r.id, r.payload),
-            }
-            for r in DailyMemory.select().order_by(DailyMemory.date)
-        ],
-        "session_summaries": [
-            {"session_id": r.session_id, **vault.unseal(SessionSummary, r.id, r.payload)}
-            for r in SessionSummary.select()
-        ],
+            },
+        ),
+        "session_summaries": _readable(
+            SessionSummary.select(),
+            lambda r: {"session_id": r.session_id, **vault.unseal(SessionSummary, r.id, r.payload)},
+        ),
     }
 
 

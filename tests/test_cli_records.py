@@ -228,3 +228,39 @@ def test_profile_show_and_set(cli) -> None:
     assert shown == {"preferred_name": "Sam", "known_triggers": ["work stress", "late nights"]}
     assert cli("profile", "set", "preferred_name", "").returncode == 0
     assert "preferred_name" not in json.loads(cli("profile", "show", "--json").stdout)
+
+
+def test_a_damaged_record_does_not_hide_the_others(cli) -> None:
+    import sqlite3
+
+    for text in ("first words", "second words", "third words"):
+        cli("journal", "add", text)
+    conn = sqlite3.connect(cli.paths.db)
+    blob = bytearray(conn.execute("SELECT payload FROM journal_entry WHERE id=2").fetchone()[0])
+    blob[30] ^= 1
+    conn.execute("UPDATE journal_entry SET payload=? WHERE id=2", (bytes(blob),))
+    conn.commit()
+    conn.close()
+    listed = cli("journal", "list")
+    assert listed.returncode == 0 and "first words" in listed.stdout
+    assert "Damaged entry 2" in listed.stdout
+    assert "third words" in cli("journal", "search", "third").stdout
+    exported = json.loads(cli("export", "--format", "json").stdout)
+    texts = [e["text"] for e in exported["journal"]]
+    assert "first words" in texts and "third words" in texts
+
+
+def test_the_app_refuses_a_held_vault_before_asking_anything(created) -> None:
+    import argparse
+
+    from companion.cli import open_app
+    from tests.test_vault_open import hold
+
+    paths, _ = created
+    holder = hold(paths)
+    try:
+        code = open_app(argparse.Namespace(data_dir=str(paths.root), debug=False))
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 75

@@ -98,6 +98,11 @@ def test_rekey_reencrypts_everything(created, passfile) -> None:
         assert chat.messages(vault, session)[0].content == "hello coach"
         assert settings.get(vault, "api_key") == "sk-test"
         assert vault.conn.execute("SELECT payload FROM journal_entry").fetchone()[0] != old_payload
+        # the import fingerprints follow the new key: the same entry is still recognised
+        entry = journal.get(vault, 1)
+        assert vault.conn.execute("SELECT fingerprint FROM journal_entry").fetchone()[
+            0
+        ] == journal.fingerprint(vault, entry.created_at, entry.title, entry.text)
     with pytest.raises(WrongPassphrase):
         Vault.unlock(paths, recovery_key=crypto.parse_recovery_key(old_recovery))
     with Vault.unlock(paths, recovery_key=crypto.parse_recovery_key(new_recovery)):

@@ -91,6 +91,13 @@ def write_everything(vault: Vault) -> None:
     drafts.save(vault, "journal", marker("draft"))
     ledger.record(vault, "chat", marker("model"), 10, 5, 0.001)
     settings.put(vault, "anthropic_api_key", marker("apikey"))
+    from companion.memory import followups
+    from companion.vault.models import UrgeEvent
+
+    followups.add(vault, marker("followup"))
+    vault.insert(
+        UrgeEvent, {"trigger": marker("urge")}, occurred_at=clock.stamp(), created_at=clock.stamp()
+    )
 
 
 def test_no_plaintext_in_vault_files_or_debug_log(created, passfile) -> None:

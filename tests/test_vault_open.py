@@ -38,10 +38,12 @@ def rewrite_header(paths, change) -> None:
 def test_wrong_passphrase_leaves_file_byte_identical(created) -> None:
     paths, _ = created
     before = digest(paths.db)
+    files_before = sorted(p.name for p in paths.root.iterdir())
     with pytest.raises(WrongPassphrase) as info:
         Vault.unlock(paths, "not the passphrase")
     assert "wrong passphrase" in str(info.value)
     assert digest(paths.db) == before
+    assert sorted(p.name for p in paths.root.iterdir()) == files_before  # nothing new either
     with Vault.unlock(paths, PASSPHRASE):  # and the right one still works
         pass
 

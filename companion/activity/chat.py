@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from companion import clock
-from companion.errors import InvalidInput
+from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
 from companion.vault.models import ChatMessage, ChatSession
 
@@ -48,7 +48,10 @@ def _session_row(session_id: int) -> ChatSession:
 
 
 def session_view(vault: Vault, row: ChatSession) -> Session:
-    data = vault.unseal(ChatSession, row.id, row.payload)
+    try:
+        data = vault.unseal(ChatSession, row.id, row.payload)
+    except RecordDamaged:
+        data = {"title": f"Damaged chat {row.id}"}
     return Session(
         row.id,
         clock.parse_stamp(row.started_at),
@@ -87,7 +90,10 @@ def messages(vault: Vault, session_id: int) -> list[Message]:
     rows = ChatMessage.select().where(ChatMessage.session == session_id).order_by(ChatMessage.id)
     result = []
     for row in rows:
-        data = vault.unseal(ChatMessage, row.id, row.payload)
+        try:
+            data = vault.unseal(ChatMessage, row.id, row.payload)
+        except RecordDamaged:
+            data = {"content": f"[Message {row.id} is damaged and cannot be read.]"}
         result.append(
             Message(
                 row.id,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from companion import clock
-from companion.errors import InvalidInput
+from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
 from companion.vault.models import JournalEntry
 
@@ -135,8 +135,18 @@ def _row(entry_id: int) -> JournalEntry:
     return row
 
 
-def view(vault: Vault, row: JournalEntry) -> Entry:
-    data = vault.unseal(JournalEntry, row.id, row.payload)
+DAMAGED = "[This entry is damaged and cannot be read. `companion verify` lists damage.]"
+
+
+def view(vault: Vault, row: JournalEntry, tolerant: bool = True) -> Entry:
+    """One entry. In lists a damaged one shows as a placeholder, so every other entry still
+    reads; asked for by itself (``tolerant=False``) it raises the integrity error."""
+    try:
+        data = vault.unseal(JournalEntry, row.id, row.payload)
+    except RecordDamaged:
+        if not tolerant:
+            raise
+        data = {"text": DAMAGED, "title": f"Damaged entry {row.id}", "tags": []}
     return Entry(
         row.id,
         clock.parse_stamp(row.created_at),
@@ -149,7 +159,7 @@ def view(vault: Vault, row: JournalEntry) -> Entry:
 
 
 def get(vault: Vault, entry_id: int) -> Entry:
-    return view(vault, _row(entry_id))
+    return view(vault, _row(entry_id), tolerant=False)
 
 
 def newest(vault: Vault, limit: int = 50, offset: int = 0) -> list[Entry]:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from companion import clock
+from companion.errors import RecordDamaged
 from companion.vault import Vault
 
 
@@ -29,6 +31,19 @@ def _snippet(text: str, needle: str, width: int = 80) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
 
 
+class _Tolerant:
+    """Opens payloads, treating a damaged one as empty: one bad record must not hide the rest."""
+
+    def __init__(self, sealer: Any) -> None:
+        self.sealer = sealer
+
+    def open(self, kind: str, rid: int, sealed: bytes) -> dict[str, Any]:
+        try:
+            return self.sealer.open(kind, rid, sealed)
+        except RecordDamaged:
+            return {}
+
+
 def _breathe(counter: int) -> None:
     """Give up the GIL now and then: built in a worker thread, the index must not make
     typing in the UI thread stutter."""
@@ -44,7 +59,7 @@ class SearchIndex:
     @classmethod
     def build(cls, vault: Vault) -> SearchIndex:
         index = cls()
-        conn, sealer = vault.conn, vault.sealer
+        conn, sealer = vault.conn, _Tolerant(vault.sealer)
         for rid, stamp, sealed in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
             data = sealer.open("journal_entry", rid, sealed)
             text = f"{data.get('title', '')}\n{data.get('text', '')}\n" + " ".join(

@@ -42,10 +42,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def open_app(args: argparse.Namespace) -> int:
     """The full-screen app. Only Textual and the unlock screen load before the first paint."""
+    from companion.errors import VaultBusy
     from companion.paths import VaultPaths, resolve_data_dir
+    from companion.vault.lock import VaultLock
+
+    paths = VaultPaths(resolve_data_dir(args.data_dir))
+    if paths.root.is_dir():
+        try:
+            VaultLock.acquire(paths).release()
+        except VaultBusy as err:
+            sys.stderr.write(f"companion: {err}\n")
+            return err.exit_code
     from companion.tui.app import run
 
-    run(VaultPaths(resolve_data_dir(args.data_dir)))
+    run(paths)
     return 0
 
 

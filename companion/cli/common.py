@@ -25,11 +25,20 @@ def unlocked(args: argparse.Namespace) -> Iterator[Vault]:
     if not paths.db.exists():
         # Say so before asking for a passphrase that cannot help.
         Vault.unlock(paths, "")
+    ensure_free(paths)
     vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
     try:
         yield vault
     finally:
         vault.close()
+
+
+def ensure_free(paths: VaultPaths) -> None:
+    """Refuse at once (exit 75) when another Companion holds the vault, before any prompt."""
+    from companion.vault.lock import VaultLock
+
+    if paths.root.is_dir():
+        VaultLock.acquire(paths).release()
 
 
 def safe(text: str) -> str:

@@ -49,6 +49,9 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     )
     p.set_defaults(handler=cmd_extract)
 
+    p = sub.add_parser("relearn", help="learn again from all your history (after a fresh start)")
+    p.add_argument("--yes", action="store_true", help="do not ask first")
+    p.set_defaults(handler=cmd_relearn)
     p = sub.add_parser("learn-imports", help="learn from imported history (shows the cost first)")
     p.add_argument("--yes", action="store_true", help="do not ask before sending")
     p.set_defaults(handler=cmd_learn_imports)
@@ -225,6 +228,27 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return EX_TEMPFAIL
     print(result.line)
     return 1 if result.error else 0
+
+
+def cmd_relearn(args: argparse.Namespace) -> int:
+    from companion.memory.fresh_start import relearn_history
+
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise InvalidInput("add --yes to go ahead without a terminal to confirm on.")
+        if input(
+            "Mark all your history as new, so the next extraction learns from all of it "
+            "(it may cost more than a usual day)? (yes/no) "
+        ).strip().lower() not in ("y", "yes"):
+            print("nothing changed")
+            return 0
+    with unlocked(args) as vault:
+        count = relearn_history(vault)
+    print(
+        f"{count:,} records will be learned from at the next extraction "
+        "(companion memory extract --force runs it now)."
+    )
+    return 0
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import logging
 import os
 import sqlite3
@@ -19,6 +20,7 @@ from typing import Any
 
 import peewee as pw
 
+from companion import clock
 from companion.errors import (
     DiskFull,
     VaultDamaged,
@@ -77,6 +79,8 @@ def read_header(path: Path, paths: VaultPaths) -> Header:
     problem = check_file(path)
     if problem:
         raise _damaged(paths, problem)
+    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
+    existed = [p.exists() for p in sidecars]
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
@@ -85,6 +89,11 @@ def read_header(path: Path, paths: VaultPaths) -> Header:
             conn.close()
     except sqlite3.DatabaseError:
         raise _damaged(paths, "its database structure cannot be read") from None
+    finally:
+        # A read-only look may create empty WAL files; a refused unlock leaves none behind.
+        for sidecar, was_there in zip(sidecars, existed, strict=True):
+            if not was_there:
+                sidecar.unlink(missing_ok=True)
     if row is None:
         raise _damaged(paths, "the header is missing")
     try:
@@ -339,6 +348,24 @@ class Vault:
                         f'UPDATE "{table}" SET payload = ? WHERE "{pk}" = ?',
                         (sealer.seal_bytes(table, rid, "payload", plain), rid),
                     )
+            # Import fingerprints are keyed too: recompute them under the new key.
+            from companion.activity import journal
+
+            old, self.sealer = self.sealer, sealer
+            try:
+                for row in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
+                    data = json.loads(sealer.open_bytes("journal_entry", row[0], "payload", row[2]))
+                    mark = journal.fingerprint(
+                        self,
+                        clock.parse_stamp(row[1]),
+                        str(data.get("title", "")),
+                        str(data.get("text", "")),
+                    )
+                    conn.execute(
+                        "UPDATE journal_entry SET fingerprint = ? WHERE id = ?", (mark, row[0])
+                    )
+            finally:
+                self.sealer = old
             self._write_header(header)
         self.header, self.sealer, self._data_key = header, sealer, data_key
         return crypto.format_recovery_key(recovery_key)

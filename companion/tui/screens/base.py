@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from companion.errors import CompanionError
 from companion.tui.widgets.nav import NavBar
 
 if TYPE_CHECKING:
@@ -67,7 +68,10 @@ class DataScreen(Screen[None]):
             self.first_show()
         if self.ALWAYS_REFRESH or vault.generation != self._generation:
             self._generation = vault.generation
-            self.refresh_data()
+            try:
+                self.refresh_data()
+            except CompanionError as err:  # a damaged record, a full disk: say so, go on
+                self.notify(str(err), severity="error", markup=False, timeout=10)
 
     def first_show(self) -> None:
         """Once, the first time the screen is shown unlocked (restore drafts here)."""

@@ -121,7 +121,7 @@ class ChatScreen(DataScreen):
     def refresh_data(self) -> None:
         options = self.query_one("#sessions", OptionList)
         options.clear_options()
-        sessions = chat.sessions(self.vault, limit=200)
+        sessions = chat.sessions(self.vault, limit=5000)
         for s in sessions:
             mark = " (off the record)" if s.off_record else ""
             label = one_line(s.title or "Chat", 24)
@@ -215,7 +215,7 @@ class ChatScreen(DataScreen):
         finally:
             await streamer.stop()
         for fact in outcome.captured:
-            self.notify(f"Remembered: {fact}", title="What I know about you")
+            self.notify(f"Remembered: {fact}", title="What I know about you", markup=False)
         if outcome.offline:
             await reply.remove()
             await box.mount(Static(OFFLINE, classes="message notice"))

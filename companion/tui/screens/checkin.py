@@ -18,7 +18,7 @@ from textual.widgets import Button, Collapsible, Input, Label, Select, Static
 from companion import clock, drafts, profile
 from companion.activity import checkins, progress
 from companion.coach import safety
-from companion.errors import InvalidInput
+from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 
@@ -166,7 +166,7 @@ class CheckInScreen(DataScreen):
             return
         try:
             saved = checkins.record(self.vault, self.day, **values)
-        except InvalidInput as err:
+        except CompanionError as err:
             self.notify(str(err), severity="warning")
             return
         drafts.discard(self.vault, "checkin")

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from companion import clock, drafts
 from companion.activity import journal
 from companion.coach import safety
-from companion.errors import InvalidInput
+from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.text import literal, one_line, visible
@@ -192,11 +192,12 @@ class JournalScreen(DataScreen):
     def load_entry(self, entry_id: int) -> None:
         try:
             entry = journal.get(self.vault, entry_id)
-        except InvalidInput as err:
+        except CompanionError as err:
             self.notify(str(err), severity="warning")
             return
         self.entry_id = entry.id
-        self.loaded = (visible(entry.title), visible(entry.text), " ".join(entry.tags))
+        text = entry.text.replace("\r\n", "\n")
+        self.loaded = (visible(entry.title), visible(text), " ".join(entry.tags))
         self.fill(*self.loaded)
         self.set_status(f"Entry {entry.id}, written {entry.created_at:%Y-%m-%d %H:%M}.")
         self.restore_draft(entry.id)
@@ -228,7 +229,7 @@ class JournalScreen(DataScreen):
                 entry = journal.edit(
                     self.vault, self.entry_id, text, title.strip(), parse_tags(tags)
                 )
-        except InvalidInput as err:
+        except CompanionError as err:
             self.notify(str(err), severity="error")
             return
         drafts.discard(self.vault, "journal", self.entry_id)

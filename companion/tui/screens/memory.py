@@ -14,7 +14,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import clock, profile, settings
-from companion.errors import InvalidInput
+from companion.errors import CompanionError
 from companion.memory import fresh_start, store
 from companion.memory.apply import PENDING_KEY
 from companion.tui.screens.base import DataScreen
@@ -210,7 +210,7 @@ class MemoryScreen(DataScreen):
             text, category = result
             try:
                 store.add_fact(self.vault, text, category or "general", source="wrote")
-            except InvalidInput as err:
+            except CompanionError as err:
                 self.notify(str(err), severity="warning")
                 return
             self.refresh_data()
@@ -237,7 +237,7 @@ class MemoryScreen(DataScreen):
                 return
             try:
                 store.edit_fact(self.vault, fact_id, text, source="wrote")
-            except InvalidInput as err:
+            except CompanionError as err:
                 self.notify(str(err), severity="warning")
                 return
             self.notify("Updated. The old wording stays in history (h).")

@@ -10,7 +10,7 @@ from textual.containers import Grid, VerticalScroll
 from textual.widgets import Input, Label, Static
 
 from companion import drafts, profile
-from companion.errors import InvalidInput
+from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import visible
 
@@ -91,7 +91,7 @@ class ProfileScreen(DataScreen):
             return
         try:
             profile.update(self.vault, {k: v.strip() or None for k, v in changes.items()})
-        except InvalidInput as err:
+        except CompanionError as err:
             self.notify(str(err), severity="error")
             return
         drafts.discard(self.vault, "profile")

@@ -28,6 +28,7 @@ VAULT_FIELDS = ("chat_model", "extraction_model", "local_base_url", "local_model
 
 class SettingsScreen(DataScreen):
     MODE = "settings"
+    ALWAYS_REFRESH = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="settings-save", tooltip="Save settings"),
     ]

@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, LoadingIndicator, Static
 
+from companion.tui.text import literal
+
 if TYPE_CHECKING:
     from companion.errors import CompanionError
     from companion.vault import Vault
@@ -117,7 +119,7 @@ class UnlockScreen(Screen[None]):
     # -- feedback -----------------------------------------------------------------------
 
     def show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(message)
+        self.query_one("#error", Static).update(literal(message))
 
     def busy(self, working: bool) -> None:
         self.query_one("#working").display = working

@@ -28,7 +28,7 @@ class YearInPixels(Widget):
     DEFAULT_CSS = """
     YearInPixels { height: 15; width: auto; }
     """
-    year: reactive[int] = reactive(date.today().year)
+    year: reactive[int] = reactive(2000)
     """The year on show."""
 
     def __init__(self, moods: dict[date, int] | None = None, **kwargs: object) -> None:
