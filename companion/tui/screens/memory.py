@@ -86,7 +86,6 @@ class MemoryScreen(DataScreen):
             "pin",
             "Pin",
             id="memory-pin",
-            show=False,
             tooltip="Pin or unpin the highlighted fact",
         ),
         Binding(
@@ -97,14 +96,12 @@ class MemoryScreen(DataScreen):
             "history",
             "History",
             id="memory-history",
-            show=False,
             tooltip="Earlier versions of the highlighted fact",
         ),
         Binding(
             "y",
             "accept",
             "Accept",
-            show=False,
             id="memory-accept",
             tooltip="Accept the highlighted change to confirm",
         ),
@@ -112,7 +109,6 @@ class MemoryScreen(DataScreen):
             "n",
             "reject",
             "Reject",
-            show=False,
             id="memory-reject",
             tooltip="Reject the highlighted change to confirm",
         ),
@@ -131,7 +127,6 @@ class MemoryScreen(DataScreen):
             "fresh_start",
             "Fresh start",
             id="memory-fresh",
-            show=False,
             tooltip="Erase everything Companion learned",
         ),
     ]

@@ -31,6 +31,34 @@ class SettingsScreen(DataScreen):
     ALWAYS_REFRESH = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save", id="settings-save", tooltip="Save settings"),
+        Binding(
+            "ctrl+t",
+            "edit_prompt",
+            "Extraction prompt",
+            id="settings-prompt",
+            tooltip="Edit the prompt the daily memory uses",
+        ),
+        Binding(
+            "ctrl+r",
+            "reset_prompt",
+            "Reset prompt",
+            id="settings-reset-prompt",
+            tooltip="Go back to the prompt Companion ships",
+        ),
+        Binding(
+            "ctrl+g",
+            "ledger",
+            "Ledger",
+            id="settings-ledger",
+            tooltip="Every call that left this machine",
+        ),
+        Binding(
+            "ctrl+o",
+            "app.import",
+            "Import",
+            id="settings-import",
+            tooltip="Import history from jrnl, Day One or Markdown",
+        ),
     ]
 
     def compose_body(self) -> ComposeResult:
@@ -105,7 +133,7 @@ class SettingsScreen(DataScreen):
         )
 
     @on(Button.Pressed, "#edit-prompt")
-    def edit_prompt(self) -> None:
+    def action_edit_prompt(self) -> None:
         from companion import prompts
 
         def save(text: str | None) -> None:
@@ -120,7 +148,7 @@ class SettingsScreen(DataScreen):
         self.app.push_screen(EditorScreen("Extraction prompt", prompts.load("extraction.md")), save)
 
     @on(Button.Pressed, "#reset-prompt")
-    def reset_prompt(self) -> None:
+    def action_reset_prompt(self) -> None:
         from companion import prompts
 
         prompts.override_path("extraction.md").unlink(missing_ok=True)
@@ -132,7 +160,7 @@ class SettingsScreen(DataScreen):
         self.companion.action_import()
 
     @on(Button.Pressed, "#show-ledger")
-    def show_ledger(self) -> None:
+    def action_ledger(self) -> None:
         from companion import ledger
 
         calls = ledger.calls(self.vault, 100)

@@ -59,6 +59,13 @@ class UnlockScreen(Screen[None]):
             id="forgot",
             tooltip="Use your recovery key to set a new passphrase",
         ),
+        Binding(
+            "ctrl+b",
+            "restore_newest",
+            "Restore backup",
+            id="restore",
+            tooltip="Replace a damaged vault with the newest backup",
+        ),
     ]
 
     def __init__(self) -> None:
@@ -204,6 +211,7 @@ class UnlockScreen(Screen[None]):
             self.show_error(str(err))
             if err.newest_backup:
                 self.query_one("#restore").display = True
+                self.refresh_bindings()
         else:
             self.show_error(str(err))
         passphrase.focus()
@@ -254,8 +262,14 @@ class UnlockScreen(Screen[None]):
             self.app.call_from_thread(self.app.notify, "Passphrase changed. Welcome back.")
             self.app.call_from_thread(self.succeeded, vault)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "restore_newest":  # only offered once the vault proved damaged
+            found = self.query("#restore") if self.is_mounted else []
+            return bool(found) and found[0].display
+        return True
+
     @on(Button.Pressed, "#restore")
-    def restore_newest(self) -> None:
+    def action_restore_newest(self) -> None:
         passphrase = self.query_one("#passphrase", Input).value
         if not passphrase:
             self.show_error("Type the passphrase for the backup, then choose Restore.")
