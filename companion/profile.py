@@ -10,7 +10,7 @@ from companion.errors import InvalidInput
 from companion.vault import Vault
 from companion.vault.models import Profile
 
-TEXT, LIST, DATE, INT, BOOL = "text", "list", "date", "int", "bool"
+TEXT, LIST, DATE, INT = "text", "list", "date", "int"
 
 # field -> kind. Lists are edited as comma-separated text on the command line.
 FIELDS: dict[str, str] = {

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import peewee as pw
+
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
@@ -105,6 +107,17 @@ def messages(vault: Vault, session_id: int) -> list[Message]:
             )
         )
     return result
+
+
+def last_activity(session: Session) -> datetime:
+    """When the session last moved (its newest message, else its start), from plaintext
+    timestamps: deciding whether it went idle needs no decryption."""
+    stamp = (
+        ChatMessage.select(pw.fn.MAX(ChatMessage.created_at))
+        .where(ChatMessage.session == session.id)
+        .scalar()
+    )
+    return clock.parse_stamp(stamp) if stamp else session.started_at
 
 
 def end(vault: Vault, session_id: int) -> None:

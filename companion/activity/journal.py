@@ -65,8 +65,7 @@ def _check(text: str, title: str) -> None:
 
 def fingerprint(vault: Vault, moment: datetime, title: str, text: str) -> str:
     """A keyed hash of when and what, to notice an entry imported twice (reveals nothing)."""
-    words = "\n".join(part for part in (title.strip(), text.strip()) if part)
-    return vault.sealer.mac("journal", moment.astimezone().strftime("%Y-%m-%dT%H:%M"), words)
+    return vault.sealer.entry_fingerprint(moment, title, text)
 
 
 def add(
@@ -174,8 +173,3 @@ def newest(vault: Vault, limit: int = 50, offset: int = 0) -> list[Entry]:
 
 def count() -> int:
     return JournalEntry.select().count()
-
-
-def on_date(vault: Vault, local_date: str) -> list[Entry]:
-    rows = JournalEntry.select().where(JournalEntry.local_date == local_date)
-    return [view(vault, row) for row in rows.order_by(JournalEntry.created_at)]

@@ -45,8 +45,7 @@ def pick_session(vault, args: argparse.Namespace) -> int:  # type: ignore[no-unt
         return session.id
     recent = chat.sessions(vault, limit=1)
     if recent and recent[0].ended_at is None and not args.new and not args.off_record:
-        messages = chat.messages(vault, recent[0].id)
-        last = messages[-1].created_at if messages else recent[0].started_at
+        last = chat.last_activity(recent[0])
         if clock.now() - last <= IDLE_CLOSE:
             return recent[0].id
         service.close_session(vault, recent[0].id)

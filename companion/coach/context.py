@@ -10,7 +10,7 @@ question reserves up to a quarter of the budget for the relevant memories.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
@@ -30,12 +30,6 @@ SECTIONS = ("Profile", "Facts", "Recent momentum", "Conversation cues", "Relevan
 
 def tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
-
-
-@dataclass
-class Section:
-    title: str
-    lines: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -83,18 +77,11 @@ def profile_lines(prof: dict[str, Any], today: date) -> list[str]:
     return lines
 
 
-def live_facts(vault: Vault) -> list[store.FactView]:
-    """Facts in force and not expired (expired tiers stay in history, out of context)."""
+def current_facts(vault: Vault) -> list[store.FactView]:
+    """Facts in force and not expired (expired tiers stay in history, out of context),
+    cues included; decrypted once per message."""
     now = clock.now()
-    rows = store.live_facts(vault)
-    return [f for f in rows if f.category != "cue" and not _expired(f, now)]
-
-
-def _expired(fact: store.FactView, now: Any) -> bool:
-    from companion.vault.models import Fact
-
-    row = Fact.get_by_id(fact.id)
-    return bool(row.expires_at) and clock.parse_stamp(row.expires_at) <= now
+    return [f for f in store.live_facts(vault) if not f.expired(now)]
 
 
 def unexpired(column: Any) -> Any:
@@ -148,9 +135,7 @@ def momentum_lines(vault: Vault, today: date) -> list[str]:
     return lines
 
 
-def cue_lines(vault: Vault) -> list[str]:
-    now = clock.now()
-    cues = [f for f in store.live_facts(vault) if f.category == "cue" and not _expired(f, now)]
+def cue_lines(vault: Vault, cues: list[store.FactView]) -> list[str]:
     lines = [f"Cue: {f.text}" for f in cues]
     lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
     for _, data in recent_summaries(vault):
@@ -158,19 +143,11 @@ def cue_lines(vault: Vault) -> list[str]:
     return lines
 
 
-def relevant_lines(
-    vault: Vault, message: str, facts_shown: set[int], current_session: int | None
-) -> list[str]:
+def relevant_lines(vault: Vault, message: str, current_session: int | None) -> list[str]:
     if not message.strip():
         return []
     memories = recall.recall(vault, message, limit=6, current_session=current_session)
-    words = recall.keywords(message)
-    extra = [
-        f"[{f.created_at:%Y-%m-%d}] fact: {f.text}"
-        for f in live_facts(vault)
-        if f.id not in facts_shown and words and recall._score(f.text, words)
-    ]
-    return [m.line() for m in memories] + extra[:3]
+    return [m.line() for m in memories]
 
 
 def build(
@@ -181,7 +158,8 @@ def build(
 ) -> Context:
     today = clock.today()
     prof = profile.load(vault)
-    facts = live_facts(vault)
+    current = current_facts(vault)
+    facts = [f for f in current if f.category != "cue"]
     pinned = [f for f in facts if f.pinned]
     others = sorted(
         (f for f in facts if not f.pinned),
@@ -189,13 +167,12 @@ def build(
     )
     essentials = profile_lines(prof, today) + [f"{f.text} (pinned)" for f in pinned]
     fact_lines = [f"({f.category}) {f.text}" for f in others]
-    shown_ids = {f.id for f in facts}
-    relevant = relevant_lines(vault, message, shown_ids, current_session)
+    relevant = relevant_lines(vault, message, current_session)
     ordered = [
         ("Profile", essentials),
         ("Facts", fact_lines),
         ("Recent momentum", momentum_lines(vault, today)),
-        ("Conversation cues", cue_lines(vault)),
+        ("Conversation cues", cue_lines(vault, [f for f in current if f.category == "cue"])),
         ("Relevant memories", relevant),
     ]
     return fit(ordered, budget, reserve_relevant=recall.is_recall_question(message))

@@ -29,6 +29,10 @@ class FactView:
     valid_until: datetime | None
     evidence: list[str] = field(default_factory=list)
     supersedes: int | None = None
+    expires_at: datetime | None = None  # the tier's TTL; past it, out of the coach's context
+
+    def expired(self, now: datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= now
 
 
 def _expiry(tier: str) -> str | None:
@@ -83,6 +87,7 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
         clock.parse_stamp(row.valid_until) if row.valid_until else None,
         list(data.get("evidence", [])),  # type: ignore[arg-type]
         row.supersedes_id,
+        clock.parse_stamp(row.expires_at) if row.expires_at else None,
     )
 
 

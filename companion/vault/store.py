@@ -349,23 +349,16 @@ class Vault:
                         (sealer.seal_bytes(table, rid, "payload", plain), rid),
                     )
             # Import fingerprints are keyed too: recompute them under the new key.
-            from companion.activity import journal
-
-            old, self.sealer = self.sealer, sealer
-            try:
-                for row in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
-                    data = json.loads(sealer.open_bytes("journal_entry", row[0], "payload", row[2]))
-                    mark = journal.fingerprint(
-                        self,
-                        clock.parse_stamp(row[1]),
-                        str(data.get("title", "")),
-                        str(data.get("text", "")),
-                    )
-                    conn.execute(
-                        "UPDATE journal_entry SET fingerprint = ? WHERE id = ?", (mark, row[0])
-                    )
-            finally:
-                self.sealer = old
+            for rid, created, sealed in conn.execute(
+                "SELECT id, created_at, payload FROM journal_entry"
+            ).fetchall():
+                data = json.loads(sealer.open_bytes("journal_entry", rid, "payload", sealed))
+                mark = sealer.entry_fingerprint(
+                    clock.parse_stamp(created),
+                    str(data.get("title", "")),
+                    str(data.get("text", "")),
+                )
+                conn.execute("UPDATE journal_entry SET fingerprint = ? WHERE id = ?", (mark, rid))
             self._write_header(header)
         self.header, self.sealer, self._data_key = header, sealer, data_key
         return crypto.format_recovery_key(recovery_key)

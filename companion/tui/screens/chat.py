@@ -109,8 +109,7 @@ class ChatScreen(DataScreen):
         sessions = chat.sessions(self.vault, limit=1)
         if not sessions or sessions[0].ended_at is not None:
             return None
-        messages = chat.messages(self.vault, sessions[0].id)
-        last = messages[-1].created_at if messages else sessions[0].started_at
+        last = chat.last_activity(sessions[0])
         if clock.now() - last > IDLE_CLOSE:
             from companion.coach import service
 
