@@ -24,9 +24,16 @@ def jrnl_export(path: Path) -> int:
     entries = []
     for moment, title, text in journal_entries(Sizes()):
         tags = sorted({w for w in text.split() if w.startswith("#")})
-        entries.append({"title": title or text.split(" ", 3)[0], "body": text,
-                        "date": moment.strftime("%Y-%m-%d"), "time": moment.strftime("%H:%M"),
-                        "tags": tags, "starred": False})
+        entries.append(
+            {
+                "title": title or text.split(" ", 3)[0],
+                "body": text,
+                "date": moment.strftime("%Y-%m-%d"),
+                "time": moment.strftime("%H:%M"),
+                "tags": tags,
+                "starred": False,
+            }
+        )
     path.write_text(json.dumps({"tags": {}, "entries": entries}))
     return len(entries)
 
@@ -51,8 +58,12 @@ def main() -> None:
             agains.append(time.perf_counter() - started)
             assert again.added == 0 and again.skipped == count
     print(f"Import of {count:,} jrnl entries ({args.runs} runs, medians)")
-    row("first import, into a new vault", statistics.median(firsts), unit="s",
-        target="target < 10 s")
+    row(
+        "first import, into a new vault",
+        statistics.median(firsts),
+        unit="s",
+        target="target < 10 s",
+    )
     row("same file again (adds nothing)", statistics.median(agains), unit="s")
 
 

@@ -36,6 +36,12 @@ class WrongPassphrase(CompanionError):
     exit_code = EX_NOPERM
 
 
+class SessionEnded(CompanionError):
+    """COMPANION_SESSION is set but opens nothing: ended, locked, or the keys changed since."""
+
+    exit_code = EX_NOPERM
+
+
 class VaultDamaged(CompanionError):
     """The vault file cannot be trusted; ``newest_backup`` points at a way back."""
 

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from companion.activity import checkins, journal
-from companion.activity.search import SearchIndex, when_label
 from companion.cli.common import out, unlocked
 from companion.errors import InvalidInput
 from companion.export import FORMATS, render
@@ -142,6 +141,8 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_search(args: argparse.Namespace) -> int:
+    from companion.activity.search import SearchIndex, when_label
+
     query = " ".join(args.query)
     with unlocked(args) as vault:
         hits = SearchIndex.build(vault).search(query)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from datetime import timedelta
 
@@ -55,6 +54,8 @@ def pick_session(vault, args: argparse.Namespace) -> int:  # type: ignore[no-unt
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    import asyncio
+
     from companion import config, crisis
     from companion.coach import context, providers, safety, service
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from companion.cli import secrets
+from companion.errors import SessionEnded
 from companion.paths import VaultPaths, resolve_data_dir
-from companion.vault import Vault
+from companion.vault import Vault, session
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -20,13 +22,24 @@ def vault_paths(args: argparse.Namespace) -> VaultPaths:
 
 
 @contextmanager
-def unlocked(args: argparse.Namespace) -> Iterator[Vault]:
+def unlocked(args: argparse.Namespace, allow_session: bool = True) -> Iterator[Vault]:
+    """The vault, opened by the unlock session in COMPANION_SESSION or by the passphrase."""
     paths = vault_paths(args)
     if not paths.db.exists():
         # Say so before asking for a passphrase that cannot help.
         Vault.unlock(paths, "")
     ensure_free(paths)
-    vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
+    token = os.environ.get(session.ENV_VAR) if allow_session else None
+    vault = None
+    if token and not args.passphrase_file:
+        try:
+            vault = Vault.unlock(paths, session_token=token)
+        except SessionEnded as err:
+            if not secrets.can_ask(args.passphrase_file):
+                raise
+            sys.stderr.write(f"companion: {err}\n")
+    if vault is None:
+        vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
     try:
         yield vault
     finally:

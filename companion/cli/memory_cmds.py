@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -206,6 +205,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
+    import asyncio
+
     from companion.coach import providers
     from companion.memory import extraction
 
@@ -333,6 +334,8 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_learn_imports(args: argparse.Namespace) -> int:
+    import asyncio
+
     from companion.coach import providers
     from companion.importers.run import learning_estimate, release_imports
     from companion.memory import extraction

@@ -27,14 +27,24 @@ def _read_file(path: str, what: str) -> str:
 
 def _prompt(label: str) -> str:
     if not sys.stdin.isatty():
+        hint = (
+            " (an unlock session does not cover this command)"
+            if "COMPANION_SESSION" in os.environ
+            else ""
+        )
         raise InvalidInput(
-            "no passphrase given: use --passphrase-file FILE or COMPANION_PASSPHRASE, "
+            f"no passphrase given{hint}: use --passphrase-file FILE or COMPANION_PASSPHRASE, "
             "or run in a terminal to be asked."
         )
     try:
         return getpass.getpass(label)
     except (EOFError, KeyboardInterrupt):
         raise InvalidInput("cancelled; nothing was changed.") from None
+
+
+def can_ask(file: str | None) -> bool:
+    """Whether a passphrase is available without failing: a file, the environment, a terminal."""
+    return bool(file or os.environ.get("COMPANION_PASSPHRASE") or sys.stdin.isatty())
 
 
 def passphrase(file: str | None, label: str = "Passphrase: ") -> str:

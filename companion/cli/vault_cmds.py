@@ -1,16 +1,19 @@
-"""Vault subcommands: init, verify, backup, restore, passwd, recovery-key, rekey."""
+"""Vault subcommands: init, verify, backup, restore, passwd, recovery-key, rekey, unlock, lock."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 from companion.cli import secrets
 from companion.cli.common import unlocked, vault_paths
 from companion.errors import EX_DATAERR, InvalidInput
-from companion.vault import Vault
+from companion.vault import Vault, session
 from companion.vault.maintenance import VerifyReport, restore, verify_backup, verify_connection
+from companion.vault.store import read_header
 
 RECOVERY_WARNING = """
 Your recovery key (shown once, never stored):
@@ -60,6 +63,26 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
 
     p = commands.add_parser("rekey", help="re-encrypt everything under a fresh data key")
     p.set_defaults(handler=cmd_rekey)
+
+    p = commands.add_parser(
+        "unlock",
+        help="start a session: commands skip the passphrase for a while",
+        description='Prints a line for the shell. Use it as: eval "$(companion unlock)". '
+        "Commands run from that shell then open the vault without the passphrase until the "
+        "session ends. Changing keys (passwd, rekey, recovery-key, restore) still asks.",
+    )
+    p.add_argument(
+        "--for",
+        dest="length",
+        type=session_length,
+        default=session.DEFAULT_LENGTH,
+        metavar="TIME",
+        help="how long, like 30m or 2h (default 15m, at most 12h)",
+    )
+    p.set_defaults(handler=cmd_unlock)
+
+    p = commands.add_parser("lock", help="end the unlock session now")
+    p.set_defaults(handler=cmd_lock)
 
 
 def no_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -155,7 +178,7 @@ def cmd_passwd(args: argparse.Namespace) -> int:
 
 
 def cmd_recovery_key(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with unlocked(args, allow_session=False) as vault:
         key = vault.new_recovery_key()
     print("The old recovery key no longer opens this vault.")
     print(RECOVERY_WARNING.format(key=key))
@@ -177,4 +200,39 @@ def cmd_rekey(args: argparse.Namespace) -> int:
         "old passphrase, so delete them if they may be exposed."
     )
     print(RECOVERY_WARNING.format(key=key))
+    return 0
+
+
+def session_length(text: str) -> timedelta:
+    match = re.fullmatch(r"\s*(\d+)\s*([mh]?)\s*", text.lower())
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a length of time like 30m or 2h")
+    amount = int(match.group(1))
+    length = timedelta(hours=amount) if match.group(2) == "h" else timedelta(minutes=amount)
+    if not timedelta(minutes=1) <= length <= session.MAX_LENGTH:
+        raise argparse.ArgumentTypeError("a session lasts from 1 minute to 12 hours")
+    return length
+
+
+def cmd_unlock(args: argparse.Namespace) -> int:
+    with unlocked(args, allow_session=False) as vault:
+        token, ends = vault.start_session(args.length)
+    sys.stdout.write(f"export {session.ENV_VAR}={token}\n")
+    print(
+        f'Unlocked until {ends:%H:%M} for the shell that runs: eval "$(companion unlock)"\n'
+        "Anyone who can read that shell's environment can open the vault until then; "
+        "end it early with: companion lock",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_lock(args: argparse.Namespace) -> int:
+    paths = vault_paths(args)
+    if not paths.db.exists():
+        Vault.unlock(paths, "")  # says there is no vault here
+    if session.end(read_header(paths.db, paths).vault_id):
+        print("locked: the unlock session has ended")
+    else:
+        print("no unlock session was open")
     return 0

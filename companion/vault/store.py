@@ -15,6 +15,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,14 @@ import peewee as pw
 from companion import clock
 from companion.errors import (
     DiskFull,
+    SessionEnded,
     VaultDamaged,
     VaultExists,
     VaultMissing,
     WrongPassphrase,
 )
 from companion.paths import VaultPaths, private_dir, touch_private
-from companion.vault import backup, crypto, keys, migrations
+from companion.vault import backup, crypto, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.header import Header, HeaderError
 from companion.vault.lock import VaultLock
@@ -198,6 +200,7 @@ class Vault:
         passphrase: str | None = None,
         recovery_key: bytes | None = None,
         daily_backup: bool = True,
+        session_token: str | None = None,
     ) -> Vault:
         if not paths.db.exists():
             raise VaultMissing(
@@ -207,7 +210,15 @@ class Vault:
         lock = VaultLock.acquire(paths)
         try:
             header = read_header(paths.db, paths)
-            if recovery_key is not None:
+            if session_token is not None:
+                data_key = session.open_data_key(header, session_token)
+                if data_key is None:
+                    raise SessionEnded(
+                        "the unlock session in COMPANION_SESSION has ended (it expired, was "
+                        "locked, or the passphrase or keys changed). Start a new one with: "
+                        'eval "$(companion unlock)"'
+                    )
+            elif recovery_key is not None:
                 data_key = keys.open_with_recovery_key(header, recovery_key)
                 if data_key is None:
                     raise WrongPassphrase(
@@ -304,6 +315,13 @@ class Vault:
     def _write_header(self, header: Header) -> None:
         body = header.to_body()
         HeaderRow.update(body=body, sha256=Header.checksum(body)).where(HeaderRow.id == 1).execute()
+        # Sessions are bound to the old header and could no longer open the vault; a session
+        # file wrapping a retired data key is also one thing fewer to leak.
+        session.end(header.vault_id)
+
+    def start_session(self, length: timedelta = session.DEFAULT_LENGTH) -> tuple[str, datetime]:
+        """A token that opens this vault without the passphrase until it expires."""
+        return session.start(self.header, self._data_key, length)
 
     def change_passphrase(self, new_passphrase: str) -> None:
         """Re-wrap the data key under a new passphrase in one transaction."""

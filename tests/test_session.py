@@ -1,0 +1,146 @@
+"""Unlock sessions: a few minutes of commands without the passphrase, and nothing more."""
+
+from __future__ import annotations
+
+import base64
+import json
+import subprocess
+
+from companion.activity import journal
+from companion.vault import Vault, session
+from tests.conftest import PASSPHRASE, child_env, db_bytes, run_cli
+
+NOW = "2026-03-10T21:30:00+00:00"
+LATER = "2026-03-10T21:59:00+00:00"  # 29 minutes on
+TOO_LATE = "2026-03-10T22:01:00+00:00"  # 31 minutes on
+
+
+def start_session(passfile, length: str = "30m", now: str = NOW) -> str:
+    started = run_cli(
+        "--passphrase-file", str(passfile), "unlock", "--for", length,
+        env=child_env(COMPANION_NOW=now),
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    line = started.stdout.strip()
+    assert line.startswith(f"export {session.ENV_VAR}=")
+    assert "companion lock" in started.stderr
+    return line.split("=", 1)[1]
+
+
+def with_session(token: str, *args: str, now: str = NOW) -> subprocess.CompletedProcess[str]:
+    """A command from a script's shell: the session is all it has, no passphrase, no terminal."""
+    env = child_env(COMPANION_NOW=now, **{session.ENV_VAR: token})
+    return run_cli(*args, env=env, stdin=subprocess.DEVNULL)
+
+
+def entries(paths) -> list[str]:
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        return [entry.text for entry in journal.newest(vault, 10)]
+
+
+def test_commands_in_a_session_need_no_passphrase_until_lock(created, passfile) -> None:
+    paths, _ = created
+    token = start_session(passfile)
+    added = with_session(token, "journal", "add", "written during the session")
+    assert added.returncode == 0, added.stderr
+    assert entries(paths) == ["written during the session"]
+
+    locked = run_cli("lock")
+    assert "ended" in locked.stdout
+    before = db_bytes(paths)
+    refused = with_session(token, "journal", "add", "after the lock")
+    assert refused.returncode == 77
+    assert "session" in refused.stderr and "companion unlock" in refused.stderr
+    assert db_bytes(paths) == before
+    assert entries(paths) == ["written during the session"]
+
+
+def test_a_session_ends_when_its_time_is_up(created, passfile) -> None:
+    paths, _ = created
+    token = start_session(passfile, "30m")
+    assert with_session(token, "journal", "list", now=LATER).returncode == 0
+    late = with_session(token, "journal", "add", "too late", now=TOO_LATE)
+    assert late.returncode == 77 and "ended" in late.stderr
+    assert not any(session.runtime_dir().iterdir()), "the expired session file is deleted"
+    assert entries(paths) == []
+
+
+def test_an_ended_session_falls_back_to_the_passphrase(created, passfile) -> None:
+    paths, _ = created
+    token = start_session(passfile, "30m")
+    env = child_env(COMPANION_NOW=TOO_LATE, COMPANION_PASSPHRASE=PASSPHRASE)
+    env[session.ENV_VAR] = token
+    added = run_cli("journal", "add", "still saved", env=env, stdin=subprocess.DEVNULL)
+    assert added.returncode == 0, added.stderr
+    assert "ended" in added.stderr
+    assert entries(paths) == ["still saved"]
+
+
+def test_changing_the_passphrase_ends_every_session(created, passfile, tmp_path) -> None:
+    token = start_session(passfile)
+    newfile = tmp_path / "new.txt"
+    newfile.write_text("a brand new passphrase\n")
+    changed = run_cli(
+        "--passphrase-file", str(passfile), "passwd", "--new-passphrase-file", str(newfile)
+    )
+    assert changed.returncode == 0, changed.stderr
+    assert not any(session.runtime_dir().iterdir())
+    refused = with_session(token, "journal", "list")
+    assert refused.returncode == 77 and "keys changed" in refused.stderr
+
+
+def test_key_changes_ask_for_the_passphrase_itself(created, passfile) -> None:
+    paths, _ = created
+    token = start_session(passfile)
+    before = db_bytes(paths)
+    for args in (("recovery-key", "--new"), ("rekey",), ("unlock",)):
+        result = with_session(token, *args)
+        assert result.returncode != 0, args
+        assert "unlock session does not cover" in result.stderr, args
+    assert db_bytes(paths) == before
+
+
+def test_the_session_file_alone_or_a_wrong_token_opens_nothing(vault) -> None:
+    token, _ = vault.start_session()
+    path = session.session_file(vault.header.vault_id)
+    raw = path.read_bytes()
+    data_key = vault._data_key
+    for form in (data_key, base64.b64encode(data_key), data_key.hex().encode()):
+        assert form not in raw
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+    assert session.open_data_key(vault.header, token) == data_key
+    other = base64.urlsafe_b64encode(bytes(32)).decode().rstrip("=")
+    assert session.open_data_key(vault.header, other) is None
+
+    body = json.loads(raw)
+    wrapped = bytearray(base64.b64decode(body["wrapped"]))
+    wrapped[5] ^= 0x01
+    body["wrapped"] = base64.b64encode(bytes(wrapped)).decode()
+    path.write_text(json.dumps(body))
+    assert session.open_data_key(vault.header, token) is None
+
+    body = json.loads(raw)
+    body["expires_at"] = "2099-01-01T00:00:00Z"  # extending it breaks the seal
+    path.write_text(json.dumps(body))
+    assert session.open_data_key(vault.header, token) is None
+
+
+def test_session_length_is_checked_before_anything_is_written(created, passfile) -> None:
+    for length in ("13h", "0m", "soon"):
+        result = run_cli("--passphrase-file", str(passfile), "unlock", "--for", length)
+        assert result.returncode == 2, length
+        assert "--for" in result.stderr
+    assert not session.runtime_dir().exists() or not any(session.runtime_dir().iterdir())
+
+
+def test_the_token_never_reaches_the_debug_log(created, passfile) -> None:
+    from companion.paths import log_dir
+
+    token = start_session(passfile)
+    assert with_session(token, "--debug", "journal", "add", "logged?").returncode == 0
+    logs = list(log_dir().rglob("*"))
+    assert any(p.is_file() for p in logs)
+    for path in logs:
+        if path.is_file():
+            assert token not in path.read_text(errors="replace")
