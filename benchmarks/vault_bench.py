@@ -112,12 +112,12 @@ def bench_commands(paths, runs: int, jrnl: str | None, workdir: Path) -> None:
     session_env = {k: v for k, v in env.items() if k != "COMPANION_PASSPHRASE"}
     session_env["COMPANION_SESSION"] = token
     commands = {
-        "companion journal add (passphrase, derives the key)": lambda: run(add_cmd, env),
-        "companion journal add (in an unlock session)": lambda: run(add_cmd, session_env),
+        "companion journal add (passphrase: derives key)": lambda: run(add_cmd, env),
+        "companion journal add (unlock session)": lambda: run(add_cmd, session_env),
     }
     if jrnl:
         jenv = setup_jrnl(jrnl, workdir)
-        commands["jrnl add (rewrites its whole encrypted file)"] = lambda: run([jrnl, ENTRY], jenv)
+        commands["jrnl add (rewrites its whole file)"] = lambda: run([jrnl, ENTRY], jenv)
     # Alternate the tools so a noisy neighbour slows all of them, and compare round by round.
     times: dict[str, list[float]] = {label: [] for label in commands}
     for _ in range(runs + 1):
@@ -127,16 +127,16 @@ def bench_commands(paths, runs: int, jrnl: str | None, workdir: Path) -> None:
     for label, samples in times.items():
         row(label, statistics.median(samples))
     search = median_ms(lambda: run(companion_cmd(paths, "journal", "search", "sponsor"), env), runs)
-    row("companion journal search (derives the key, builds its index)", search)
+    row("companion journal search (key, then index)", search)
     if not jrnl:
         print("  jrnl not found: install it (pip install jrnl keyrings.alt) or pass --jrnl")
         return
     jsearch = median_ms(lambda: run([jrnl, "-contains", "sponsor", "--short"], jenv), runs)
     row("jrnl -contains", jsearch)
-    jadds = times["jrnl add (rewrites its whole encrypted file)"]
+    jadds = times["jrnl add (rewrites its whole file)"]
     for label, name in (
-        ("companion journal add (passphrase, derives the key)", "with the passphrase"),
-        ("companion journal add (in an unlock session)", "in an unlock session"),
+        ("companion journal add (passphrase: derives key)", "with the passphrase"),
+        ("companion journal add (unlock session)", "in an unlock session"),
     ):
         ratios = [j / c for j, c in zip(jadds, times[label], strict=True)]
         row(
