@@ -23,6 +23,10 @@ class Call:
     error: str = ""
 
 
+# A call cut short by lock or quit returns no usage; its tokens are our estimate.
+CANCELLED = "cancelled (tokens estimated)"
+
+
 def record(
     vault: Vault,
     purpose: str,

@@ -235,3 +235,25 @@ def test_cli_chat_prints_crisis_lines_and_survives_errors(created, passfile, fak
     assert "988" in result.stderr
     assert result.returncode == 69 and "overloaded" in result.stderr
     assert "Your message is saved" in result.stderr
+
+
+def test_a_call_cut_short_is_in_the_ledger_with_estimated_tokens(vault, fake_llm) -> None:
+    """Lock or quit mid-reply: the provider still bills the call, so the ledger shows it."""
+    fake_llm.push(hang())
+    session = chat.start(vault).id
+    question = "Tell me about cravings. " * 40
+
+    async def lock_mid_call() -> None:
+        task = asyncio.create_task(service.respond(vault, session, question))
+        assert await asyncio.to_thread(fake_llm.received.wait, 30)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    run(lock_mid_call())
+    call = ledger.calls(vault)[0]
+    assert call.status == "error" and call.error == ledger.CANCELLED
+    sent = fake_llm.requests[-1]["body"]
+    assert call.input_tokens >= context.tokens(sent["system"] + question)
+    assert call.cost_usd > 0
+    assert [m.content for m in chat.messages(vault, session)] == [question]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from companion import ledger
 from companion.activity import chat
-from companion.coach import capture, pricing, prompt, providers, safety
+from companion.coach import capture, context, pricing, prompt, providers, safety
 from companion.coach.providers import CoachError, OnText, ProviderConfig
 from companion.memory import followups, store
 from companion.vault import Vault
@@ -144,9 +144,13 @@ async def _call(
     try:
         reply = await providers.stream_reply(config, system, turns, relay)
     except asyncio.CancelledError:
-        # Cancelled mid-call (the app locked or quit): the call still happened.
+        # Cancelled mid-call (the app locked or quit): the call still happened and is billed,
+        # but no usage came back, so the ledger gets our own estimate and says so.
         partial = "".join(streamed)
-        ledger.record(vault, purpose, config.model, 0, len(partial) // 4, 0.0, error="cancelled")
+        sent = context.tokens(system + "".join(turn["content"] for turn in turns))
+        made = context.tokens(partial)
+        cost = pricing.cost(config.model, sent, made, config.local)
+        ledger.record(vault, purpose, config.model, sent, made, cost, error=ledger.CANCELLED)
         if partial.strip():
             chat.add_message(vault, session_id, "assistant", partial, incomplete=True)
         raise

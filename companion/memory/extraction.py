@@ -15,7 +15,7 @@ from datetime import date
 from typing import Any
 
 from companion import clock, ledger, prompts, settings
-from companion.coach import pricing
+from companion.coach import context, pricing
 from companion.coach.providers import CoachError, ProviderConfig, describe
 from companion.errors import CompanionError
 from companion.memory import gather, store
@@ -125,7 +125,8 @@ async def _validated(
             _record(vault, config, err.input_tokens, err.output_tokens, err.kind)
             raise
         except asyncio.CancelledError:  # locked or quit mid-call: the call still happened
-            _record(vault, config, 0, 0, "cancelled")
+            sent = context.tokens(system + json.dumps(document, ensure_ascii=False))
+            _record(vault, config, sent, 0, ledger.CANCELLED)
             raise
         try:
             output = validate(answer)
