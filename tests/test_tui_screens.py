@@ -356,3 +356,34 @@ def test_works_at_80_by_24(created) -> None:
         return True
 
     assert drive(paths, scenario, size=(80, 24))
+
+
+def test_unsaved_settings_survive_a_lock(created) -> None:
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        app.screen.query_one("#region").value = "CA"
+        app.screen.query_one("#local_model").value = "llama-in-progress"
+        await app.lock()
+        await settle(pilot)
+        assert app.config.region != "CA", "locking does not save on the user's behalf"
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        typed = (app.screen.query_one("#region").value, app.screen.query_one("#local_model").value)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        return typed, app.config.region
+
+    typed, saved_region = drive(paths, scenario)
+    assert typed == ("CA", "llama-in-progress")
+    assert saved_region == "CA"
+    with reopen(paths) as vault:
+        from companion import drafts, settings
+
+        assert settings.get(vault, "local_model") == "llama-in-progress"
+        assert drafts.load(vault, "settings") is None

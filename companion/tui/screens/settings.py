@@ -12,7 +12,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 from companion import config as app_config
-from companion import settings
+from companion import drafts, settings
 from companion.config import CrisisLine
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import EditorScreen, TextScreen
@@ -24,6 +24,15 @@ PROVIDERS = [
     ("None: coach offline", "none"),
 ]
 VAULT_FIELDS = ("chat_model", "extraction_model", "local_base_url", "local_model")
+INPUTS = (
+    *VAULT_FIELDS,
+    "anthropic_api_key",
+    "auto_lock",
+    "region",
+    "crisis_name",
+    "crisis_contact",
+)
+SELECTS = ("provider", "theme")
 
 
 class SettingsScreen(DataScreen):
@@ -60,6 +69,11 @@ class SettingsScreen(DataScreen):
             tooltip="Import history from jrnl, Day One or Markdown",
         ),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded: dict[str, str] = {}
+        """The form as last loaded from the vault, to tell what is typed but not saved."""
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
@@ -103,7 +117,39 @@ class SettingsScreen(DataScreen):
             yield Static("", id="prompt-status")
             yield Static("Ctrl+S saves.", id="settings-hint")
 
+    def form(self) -> dict[str, str]:
+        values = {name: self.query_one(f"#{name}", Input).value for name in INPUTS}
+        for name in SELECTS:
+            value = self.query_one(f"#{name}", Select).value
+            values[name] = value if isinstance(value, str) else ""
+        return values
+
+    def first_show(self) -> None:
+        draft = drafts.load(self.vault, "settings")
+        if not draft:
+            return
+        self.refresh_data()
+        fields = dict(draft.get("fields", {}))  # type: ignore[arg-type]
+        for name, value in fields.items():
+            if name in INPUTS:
+                self.query_one(f"#{name}", Input).value = str(value)
+            elif name in SELECTS and value:
+                self.query_one(f"#{name}", Select).value = str(value)
+        self.notify("Restored the settings you had not saved (Ctrl+S saves).")
+
+    def stash(self) -> None:
+        """On lock or quit, unsaved changes are kept as an encrypted draft."""
+        if self.companion.vault is None or not self.loaded:
+            return
+        changed = {k: v for k, v in self.form().items() if v != self.loaded.get(k)}
+        if changed:
+            drafts.save(self.vault, "settings", "", fields=changed)
+        else:
+            drafts.discard(self.vault, "settings")
+
     def refresh_data(self) -> None:
+        if self.loaded and self.form() != self.loaded:
+            return  # unsaved changes stay on screen
         vault = self.vault
         self.query_one("#provider", Select).value = settings.get(vault, "provider")
         for key in VAULT_FIELDS:
@@ -123,6 +169,10 @@ class SettingsScreen(DataScreen):
         if config.crisis_lines:
             self.query_one("#crisis_name", Input).value = config.crisis_lines[0].name
             self.query_one("#crisis_contact", Input).value = config.crisis_lines[0].contact
+        self.show_prompt_status()
+        self.loaded = self.form()
+
+    def show_prompt_status(self) -> None:
         from companion import prompts
 
         custom = prompts.override_path("extraction.md").is_file()
@@ -143,7 +193,7 @@ class SettingsScreen(DataScreen):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             self.notify("Extraction prompt saved; it is used from the next run.")
-            self.refresh_data()
+            self.show_prompt_status()
 
         self.app.push_screen(EditorScreen("Extraction prompt", prompts.load("extraction.md")), save)
 
@@ -153,7 +203,7 @@ class SettingsScreen(DataScreen):
 
         prompts.override_path("extraction.md").unlink(missing_ok=True)
         self.notify("Extraction prompt reset to the one Companion ships.")
-        self.refresh_data()
+        self.show_prompt_status()
 
     @on(Button.Pressed, "#import")
     def open_import(self) -> None:
@@ -204,5 +254,7 @@ class SettingsScreen(DataScreen):
         contact = self.query_one("#crisis_contact", Input).value.strip()
         config.crisis_lines = [CrisisLine(name, contact)] if name and contact else []
         app_config.save(config)
+        drafts.discard(vault, "settings")
+        self.loaded = {}
         self.notify("Settings saved.")
         self.refresh_data()
