@@ -60,7 +60,7 @@ def test_a_session_ends_when_its_time_is_up(created, passfile) -> None:
     token = start_session(passfile, "30m")
     assert with_session(token, "journal", "list", now=LATER).returncode == 0
     late = with_session(token, "journal", "add", "too late", now=TOO_LATE)
-    assert late.returncode == 77 and "ended" in late.stderr
+    assert late.returncode == 77 and "does not open this vault" in late.stderr
     assert not any(session.runtime_dir().iterdir()), "the expired session file is deleted"
     assert entries(paths) == []
 
@@ -72,7 +72,7 @@ def test_an_ended_session_falls_back_to_the_passphrase(created, passfile) -> Non
     env[session.ENV_VAR] = token
     added = run_cli("journal", "add", "still saved", env=env, stdin=subprocess.DEVNULL)
     assert added.returncode == 0, added.stderr
-    assert "ended" in added.stderr
+    assert "does not open this vault" in added.stderr
     assert entries(paths) == ["still saved"]
 
 
@@ -89,15 +89,39 @@ def test_changing_the_passphrase_ends_every_session(created, passfile, tmp_path)
     assert refused.returncode == 77 and "keys changed" in refused.stderr
 
 
+def test_a_session_file_kept_aside_opens_nothing_after_a_key_change(vault) -> None:
+    """The header is bound into the session: putting an old file back does not revive it."""
+    token, _ = vault.start_session()
+    path = session.session_file(vault.header.vault_id)
+    kept = path.read_bytes()
+    for change in (
+        lambda: vault.change_passphrase("another passphrase entirely"),
+        vault.new_recovery_key,
+        lambda: vault.rekey("another passphrase entirely"),
+    ):
+        change()
+        assert not path.exists()
+        path.write_bytes(kept)
+        assert session.open_data_key(vault.header, token) is None
+
+
 def test_key_changes_ask_for_the_passphrase_itself(created, passfile) -> None:
     paths, _ = created
     token = start_session(passfile)
     before = db_bytes(paths)
-    for args in (("recovery-key", "--new"), ("rekey",), ("unlock",)):
+    backup = next(paths.backups.glob("*.db"), None) or paths.db
+    for args in (
+        ("recovery-key", "--new"),
+        ("rekey",),
+        ("passwd",),
+        ("restore", str(backup)),
+        ("unlock",),
+    ):
         result = with_session(token, *args)
         assert result.returncode != 0, args
         assert "unlock session does not cover" in result.stderr, args
     assert db_bytes(paths) == before
+    assert with_session(token, "journal", "list").returncode == 0, "the session still works"
 
 
 def test_the_session_file_alone_or_a_wrong_token_opens_nothing(vault) -> None:
@@ -127,7 +151,7 @@ def test_the_session_file_alone_or_a_wrong_token_opens_nothing(vault) -> None:
 
 
 def test_session_length_is_checked_before_anything_is_written(created, passfile) -> None:
-    for length in ("13h", "0m", "soon"):
+    for length in ("13h", "0m", "soon", "99999999999999999h", "\u0663\u0660m"):
         result = run_cli("--passphrase-file", str(passfile), "unlock", "--for", length)
         assert result.returncode == 2, length
         assert "--for" in result.stderr
@@ -144,3 +168,71 @@ def test_the_token_never_reaches_the_debug_log(created, passfile) -> None:
     for path in logs:
         if path.is_file():
             assert token not in path.read_text(errors="replace")
+
+
+def test_a_session_for_one_vault_does_not_open_another(created, passfile, tmp_path) -> None:
+    token = start_session(passfile)
+    other = tmp_path / "other"
+    made = run_cli("--data-dir", str(other), "--passphrase-file", str(passfile), "init",
+                   "--kdf-memory", "64")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    before = (other / "vault.db").read_bytes()
+    result = with_session(token, "--data-dir", str(other), "journal", "add", "wrong vault")
+    assert result.returncode == 77 and "another vault" in result.stderr
+    assert (other / "vault.db").read_bytes() == before
+
+
+def test_lock_ends_sessions_even_when_the_vault_is_damaged(created, passfile) -> None:
+    paths, _ = created
+    start_session(passfile)
+    paths.db.write_bytes(paths.db.read_bytes()[:1000])  # truncated
+    locked = run_cli("lock")
+    assert locked.returncode == 0 and "ended" in locked.stdout
+    assert not any(session.runtime_dir().iterdir())
+
+
+def test_unlock_refuses_to_print_the_token_to_a_terminal(created, passfile) -> None:
+    import os
+    import pty
+
+    leader, follower = pty.openpty()
+    try:
+        result = run_cli("--passphrase-file", str(passfile), "unlock", stdout=follower,
+                         stderr=subprocess.PIPE, capture_output=False)  # fmt: skip
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert result.returncode == 2 and 'eval "$(companion unlock)"' in result.stderr
+    assert not session.runtime_dir().exists() or not any(session.runtime_dir().iterdir())
+
+
+def test_a_damaged_session_file_opens_nothing_and_says_so(created, passfile) -> None:
+    token = start_session(passfile)
+    (path,) = session.runtime_dir().iterdir()
+    body = json.loads(path.read_text())
+    body["expires_at"] = "not a time"
+    path.write_text(json.dumps(body))
+    result = with_session(token, "journal", "list")
+    assert result.returncode == 77 and "Traceback" not in result.stderr
+
+
+def test_a_vault_id_that_is_not_hex_is_refused_as_damage(created) -> None:
+    """The id names the session file: a crafted one must never reach the file system."""
+    import sqlite3
+
+    from companion.vault.header import Header
+
+    paths, _ = created
+    conn = sqlite3.connect(paths.db)
+    body = conn.execute("SELECT body FROM header").fetchone()[0]
+    data = json.loads(body)
+    data["vault_id"] = "x/../../../elsewhere"
+    forged = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    conn.execute("UPDATE header SET body = ?, sha256 = ?", (forged, Header.checksum(forged)))
+    conn.commit()
+    conn.close()
+    env = child_env(COMPANION_PASSPHRASE=PASSPHRASE)
+    opened = run_cli("journal", "list", env=env)
+    assert opened.returncode == 65 and "vault id" in opened.stderr
+    assert run_cli("lock", env=env).returncode == 0  # ends any session, names no file
+    assert not session.runtime_dir().exists() or not any(session.runtime_dir().iterdir())

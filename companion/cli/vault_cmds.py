@@ -10,7 +10,7 @@ from pathlib import Path
 
 from companion.cli import secrets
 from companion.cli.common import unlocked, vault_paths
-from companion.errors import EX_DATAERR, InvalidInput
+from companion.errors import EX_DATAERR, InvalidInput, VaultDamaged
 from companion.vault import Vault, session
 from companion.vault.maintenance import VerifyReport, restore, verify_backup, verify_connection
 from companion.vault.store import read_header
@@ -204,7 +204,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
 
 
 def session_length(text: str) -> timedelta:
-    match = re.fullmatch(r"\s*(\d+)\s*([mh]?)\s*", text.lower())
+    match = re.fullmatch(r"\s*(\d{1,4})\s*([mh]?)\s*", text.lower(), re.ASCII)
     if not match:
         raise argparse.ArgumentTypeError(f"{text!r} is not a length of time like 30m or 2h")
     amount = int(match.group(1))
@@ -215,13 +215,19 @@ def session_length(text: str) -> timedelta:
 
 
 def cmd_unlock(args: argparse.Namespace) -> int:
+    if sys.stdout.isatty():
+        # Printed to a terminal, the token would sit in its scrollback and open nothing.
+        raise InvalidInput(
+            'run it as: eval "$(companion unlock)" so the session reaches this shell; '
+            "nothing was started."
+        )
     with unlocked(args, allow_session=False) as vault:
         token, ends = vault.start_session(args.length)
     sys.stdout.write(f"export {session.ENV_VAR}={token}\n")
     print(
-        f'Unlocked until {ends:%H:%M} for the shell that runs: eval "$(companion unlock)"\n'
-        "Anyone who can read that shell's environment can open the vault until then; "
-        "end it early with: companion lock",
+        f"Unlocked until {ends:%H:%M}: commands from this shell need no passphrase until then. "
+        "Anyone who can read this shell's environment can open the vault meanwhile; end it "
+        "early with: companion lock",
         file=sys.stderr,
     )
     return 0
@@ -231,8 +237,9 @@ def cmd_lock(args: argparse.Namespace) -> int:
     paths = vault_paths(args)
     if not paths.db.exists():
         Vault.unlock(paths, "")  # says there is no vault here
-    if session.end(read_header(paths.db, paths).vault_id):
-        print("locked: the unlock session has ended")
-    else:
-        print("no unlock session was open")
+    try:
+        ended = session.end(read_header(paths.db, paths).vault_id)
+    except VaultDamaged:
+        ended = session.end_all() > 0  # cannot tell which session is this vault's: end them all
+    print("locked: the unlock session has ended" if ended else "no unlock session was open")
     return 0

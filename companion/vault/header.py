@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 from companion.vault.crypto import FORMAT_VERSION, KdfParams, b64, canonical_json, unb64
 
 MAGIC = "companion-vault"
+VAULT_ID = re.compile(r"[0-9a-f]{32}")
 
 
 class HeaderError(ValueError):
@@ -86,6 +88,9 @@ class Header:
             raise
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise HeaderError("the vault header is malformed") from exc
+        if not VAULT_ID.fullmatch(header.vault_id):
+            # The id names files (unlock sessions), so it may only be what create() makes.
+            raise HeaderError("the vault header has a malformed vault id")
         if "passphrase" not in slots or "recovery" not in slots:
             raise HeaderError("the vault header lacks a key slot")
         try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged, VaultDamaged, WrongPassphrase
 from companion.paths import VaultPaths, private_dir
-from companion.vault import backup, keys
+from companion.vault import backup, keys, session
 from companion.vault.crypto import Sealer
 from companion.vault.lock import VaultLock
 from companion.vault.models import SEALED_TABLES
@@ -104,6 +104,8 @@ def restore(file: Path, paths: VaultPaths, passphrase: str) -> Path | None:
         finally:
             source.close()
         os.replace(incoming, paths.db)
+        # A session belongs to the vault it was started on, not to whatever replaces it.
+        session.end_all()
         return aside
     finally:
         lock.release()

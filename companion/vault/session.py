@@ -14,14 +14,16 @@ import contextlib
 import json
 import os
 import secrets
+import stat
 import warnings
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from companion import clock
-from companion.paths import FILE_MODE, private_dir
+from companion.errors import InvalidInput
+from companion.paths import FILE_MODE
 from companion.vault import crypto
-from companion.vault.header import Header
+from companion.vault.header import VAULT_ID, Header
 
 TOKEN_BYTES = 32
 DEFAULT_LENGTH = timedelta(minutes=15)
@@ -33,13 +35,57 @@ def runtime_dir() -> Path:
     import platformdirs
 
     with warnings.catch_warnings():
-        # platformdirs warns when it falls back from $XDG_RUNTIME_DIR; the fallback is private too.
+        # platformdirs warns when it falls back from $XDG_RUNTIME_DIR; we check the result below.
         warnings.simplefilter("ignore")
         return Path(platformdirs.user_runtime_dir("companion", appauthor=False))
 
 
+def _private_runtime_dir() -> Path:
+    """The runtime folder, refused unless it is a real folder we own, then made 0700."""
+    path = runtime_dir()
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = path.lstat()
+    except OSError as exc:
+        raise InvalidInput(
+            f"cannot use the runtime folder {path} for a session ({exc.strerror}). Set "
+            "XDG_RUNTIME_DIR to a private folder, or pass the passphrase to each command."
+        ) from None
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid():
+        raise InvalidInput(
+            f"the runtime folder {path} is not a folder of yours, so no session was started. "
+            "Set XDG_RUNTIME_DIR to a private folder (mode 0700)."
+        )
+    os.chmod(path, 0o700)
+    return path
+
+
 def session_file(vault_id: str) -> Path:
+    if not VAULT_ID.fullmatch(vault_id):  # never let an id reach a file name unchecked
+        raise ValueError("malformed vault id")
     return runtime_dir() / f"session-{vault_id}.json"
+
+
+def sweep() -> None:
+    """Delete every expired session file; expiry is enforced by deletion, not only by reading."""
+    with contextlib.suppress(OSError):
+        for path in runtime_dir().glob("session-*.json"):
+            try:
+                expires = clock.parse_stamp(json.loads(path.read_text("utf-8"))["expires_at"])
+            except (OSError, ValueError, KeyError, TypeError):
+                expires = None
+            if expires is None or expires <= clock.now():
+                path.unlink(missing_ok=True)
+
+
+def end_all() -> int:
+    """Delete every session file, whatever vault it is for (when a header cannot be read)."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for path in runtime_dir().glob("session-*.json"):
+            path.unlink(missing_ok=True)
+            count += 1
+    return count
 
 
 def _token_key(token: bytes) -> bytes:
@@ -70,11 +116,13 @@ def start(
             "wrapped": crypto.b64(wrapped),
         }
     )
-    path = session_file(header.vault_id)
-    private_dir(path.parent)
+    sweep()
+    folder = _private_runtime_dir()
+    path = folder / session_file(header.vault_id).name
     partial = path.with_suffix(".partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    partial.unlink(missing_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    with os.fdopen(os.open(partial, flags, FILE_MODE), "w", encoding="utf-8") as handle:
         handle.write(body)
     os.replace(partial, path)
     return base64.urlsafe_b64encode(token).decode("ascii").rstrip("="), expires
@@ -89,11 +137,12 @@ def open_data_key(header: Header, token_text: str) -> bytes | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         expires_at = str(data["expires_at"])
+        expires = clock.parse_stamp(expires_at)
         nonce, wrapped = crypto.unb64(data["nonce"]), crypto.unb64(data["wrapped"])
         token = base64.urlsafe_b64decode(token_text.strip() + "=" * (-len(token_text.strip()) % 4))
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    if clock.parse_stamp(expires_at) <= clock.now():
+    if expires <= clock.now():
         end(header.vault_id)
         return None
     # A wrong token and a header changed since (new passphrase, recovery key or data key) both

@@ -214,9 +214,9 @@ class Vault:
                 data_key = session.open_data_key(header, session_token)
                 if data_key is None:
                     raise SessionEnded(
-                        "the unlock session in COMPANION_SESSION has ended (it expired, was "
-                        "locked, or the passphrase or keys changed). Start a new one with: "
-                        'eval "$(companion unlock)"'
+                        "COMPANION_SESSION does not open this vault: the session expired, was "
+                        "locked or replaced by a newer `companion unlock`, the keys changed, or "
+                        'it is for another vault. Start a new one with: eval "$(companion unlock)"'
                     )
             elif recovery_key is not None:
                 data_key = keys.open_with_recovery_key(header, recovery_key)
