@@ -257,3 +257,20 @@ def test_a_call_cut_short_is_in_the_ledger_with_estimated_tokens(vault, fake_llm
     assert call.input_tokens >= context.tokens(sent["system"] + question)
     assert call.cost_usd > 0
     assert [m.content for m in chat.messages(vault, session)] == [question]
+
+
+def test_a_conversation_left_idle_ends_when_it_stopped_not_when_noticed(vault) -> None:
+    talked = datetime(2026, 5, 2, 22, 10).astimezone()
+    clock.set_clock(lambda: talked)
+    session = chat.start(vault).id
+    chat.add_message(vault, session, "user", "Can't sleep, thinking about a drink.")
+    clock.set_clock(lambda: talked + timedelta(minutes=29))
+    assert service.resumable_session(vault) == session, "half an hour has not passed"
+    clock.set_clock(lambda: talked + timedelta(hours=9))  # the next morning
+    assert service.resumable_session(vault) is None
+    ended = chat.get_session(vault, session).ended_at
+    assert ended is not None and abs(ended - talked) < timedelta(seconds=1)
+    summary = SessionSummary.get(SessionSummary.session == session)
+    assert (
+        "Can't sleep" in vault.unseal(SessionSummary, summary.id, summary.payload)["summary_text"]
+    )

@@ -120,8 +120,9 @@ def last_activity(session: Session) -> datetime:
     return clock.parse_stamp(stamp) if stamp else session.started_at
 
 
-def end(vault: Vault, session_id: int) -> None:
-    vault.update(ChatSession, session_id, ended_at=clock.stamp())
+def end(vault: Vault, session_id: int, at: datetime | None = None) -> None:
+    """``at``: when it really ended, for a session found idle long after its last message."""
+    vault.update(ChatSession, session_id, ended_at=clock.stamp(at))
 
 
 def rename(vault: Vault, session_id: int, title: str) -> None:

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import timedelta
 
-from companion import clock
 from companion.cli.common import safe, unlocked
 from companion.errors import InvalidInput
 
 EX_UNAVAILABLE = 69
-IDLE_CLOSE = timedelta(minutes=30)
 
 
 def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -42,14 +39,14 @@ def pick_session(vault, args: argparse.Namespace) -> int:  # type: ignore[no-unt
         if session.ended_at is not None:
             raise InvalidInput(f"chat session {args.session} has ended; start a new one.")
         return session.id
-    recent = chat.sessions(vault, limit=1)
-    if recent and recent[0].ended_at is None and not args.new and not args.off_record:
-        last = chat.last_activity(recent[0])
-        if clock.now() - last <= IDLE_CLOSE:
-            return recent[0].id
-        service.close_session(vault, recent[0].id)
-    elif recent and recent[0].ended_at is None:
-        service.close_session(vault, recent[0].id)
+    if not args.new and not args.off_record:
+        resumed = service.resumable_session(vault)
+        if resumed is not None:
+            return resumed
+    else:
+        recent = chat.sessions(vault, limit=1)
+        if recent and recent[0].ended_at is None:
+            service.close_session(vault, recent[0].id)
     return chat.start(vault, "", off_record=args.off_record).id
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
-from companion import ledger
+from companion import clock, ledger
 from companion.activity import chat
 from companion.coach import capture, context, pricing, prompt, providers, safety
 from companion.coach.providers import CoachError, OnText, ProviderConfig
@@ -16,6 +17,7 @@ from companion.vault import Vault
 from companion.vault.models import Fact, SessionSummary
 
 HISTORY_LIMIT = 24
+IDLE_CLOSE = timedelta(minutes=30)
 GREETING_REQUEST = (
     "(I just opened a new chat. Greet me in one or two sentences, using what you know about "
     "me, and ask one gentle question.)"
@@ -181,12 +183,25 @@ async def _call(
     return outcome
 
 
-def close_session(vault: Vault, session_id: int) -> None:
+def resumable_session(vault: Vault) -> int | None:
+    """The newest open session if it moved in the last half hour; an idle one is closed as of
+    its last message, so its end time says when the conversation stopped, not when we looked."""
+    recent = chat.sessions(vault, limit=1)
+    if not recent or recent[0].ended_at is not None:
+        return None
+    last = chat.last_activity(recent[0])
+    if clock.now() - last > IDLE_CLOSE:
+        close_session(vault, recent[0].id, at=last)
+        return None
+    return recent[0].id
+
+
+def close_session(vault: Vault, session_id: int, at: datetime | None = None) -> None:
     """End a session; without a model, sum up its last exchange in a sentence or two
     (conversation tier, 7 days; the daily extraction's fuller summary replaces it)."""
     session = chat.get_session(vault, session_id)
     if session.ended_at is None:
-        chat.end(vault, session_id)
+        chat.end(vault, session_id, at)
     if session.off_record or SessionSummary.get_or_none(SessionSummary.session == session_id):
         return
     messages = chat.messages(vault, session_id)

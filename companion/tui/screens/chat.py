@@ -7,7 +7,6 @@ off-the-record session is kept in history but never memorized or recalled.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 from typing import ClassVar
 
 from textual import on, work
@@ -19,7 +18,7 @@ from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownStream
 from textual.widgets.option_list import Option
 
-from companion import clock, drafts
+from companion import drafts
 from companion.activity import chat
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
@@ -27,7 +26,6 @@ from companion.tui.screens.journal import offer_forget
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
 
-IDLE_CLOSE = timedelta(minutes=30)
 OFFLINE = (
     "The coach is offline: no provider is set up. Add an Anthropic API key in Settings (F10), "
     "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session, "
@@ -106,16 +104,9 @@ class ChatScreen(DataScreen):
             self.notify("Restored the message you had not sent.")
 
     def resumable_session(self) -> int | None:
-        sessions = chat.sessions(self.vault, limit=1)
-        if not sessions or sessions[0].ended_at is not None:
-            return None
-        last = chat.last_activity(sessions[0])
-        if clock.now() - last > IDLE_CLOSE:
-            from companion.coach import service
+        from companion.coach import service
 
-            service.close_session(self.vault, sessions[0].id)
-            return None
-        return sessions[0].id
+        return service.resumable_session(self.vault)
 
     def refresh_data(self) -> None:
         options = self.query_one("#sessions", OptionList)
