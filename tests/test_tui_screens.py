@@ -387,3 +387,20 @@ def test_unsaved_settings_survive_a_lock(created) -> None:
 
         assert settings.get(vault, "local_model") == "llama-in-progress"
         assert drafts.load(vault, "settings") is None
+
+
+def test_the_journal_lists_the_tags_of_earlier_entries(created) -> None:
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        journal.add(vault, "Went to the #meeting after work")
+        journal.add(vault, "Another #meeting, then a walk", tags=["walk"])
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        return screen_text(app)
+
+    shown = drive(paths, scenario)
+    assert "#meeting 2" in shown and "#walk 1" in shown

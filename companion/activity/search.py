@@ -62,11 +62,9 @@ class SearchIndex:
         conn, sealer = vault.conn, _Tolerant(vault.sealer)
         for rid, stamp, sealed in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
             data = sealer.open("journal_entry", rid, sealed)
-            text = f"{data.get('title', '')}\n{data.get('text', '')}\n" + " ".join(
-                f"#{t}"
-                for t in data.get("tags", [])  # type: ignore[union-attr]
-            )
-            index.add("journal", rid, stamp, text.strip())
+            tags = [str(t) for t in data.get("tags", [])]  # type: ignore[union-attr]
+            title, text = str(data.get("title", "")), str(data.get("text", ""))
+            index.put_journal(rid, stamp, title, text, tags, replace=False)
         for rid, day, sealed in conn.execute("SELECT id, date, payload FROM checkin"):
             note = sealer.open("checkin", rid, sealed).get("note")
             _breathe(rid)
