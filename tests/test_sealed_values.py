@@ -128,3 +128,57 @@ def test_recovery_key_text_form() -> None:
     assert len(text.replace("-", "")) == 32 and len(key) * 8 >= 128
     assert crypto.parse_recovery_key(text.lower().replace("-", " ")) == key
     assert crypto.parse_recovery_key(text.replace("O", "0").replace("I", "1")) == key
+
+
+def test_an_independent_reader_following_the_format_document_opens_records(created) -> None:
+    """docs/vault-format.md is enough: derive, unwrap and open with the primitives alone."""
+    import base64
+    import json
+    import struct
+    import unicodedata
+
+    from argon2.low_level import Type, hash_secret_raw
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    from tests.conftest import PASSPHRASE
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, "Naïve café, day 1 #reading", title="Über")
+
+    def canonical(value: object) -> bytes:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+    conn = sqlite3.connect(paths.db)
+    body = json.loads(conn.execute("SELECT body FROM header WHERE id = 1").fetchone()[0])
+    slot, kdf = body["slots"]["passphrase"], body["slots"]["passphrase"]["kdf"]
+    kek = hash_secret_raw(
+        unicodedata.normalize("NFC", PASSPHRASE).encode(), base64.b64decode(kdf["salt"]),
+        kdf["t"], kdf["m_kib"], kdf["p"], 32, Type.ID,
+    )  # fmt: skip
+    data_key = AESGCM(kek).decrypt(
+        base64.b64decode(slot["nonce"]),
+        base64.b64decode(slot["wrapped"]),
+        canonical(["companion-slot", 1, body["vault_id"], "passphrase"]),
+    )
+    record_key = HKDF(hashes.SHA256(), 32, None, b"companion record seal v1").derive(data_key)
+    sealed = conn.execute("SELECT payload FROM journal_entry WHERE id = ?", (entry.id,)).fetchone()[
+        0
+    ]
+    conn.close()
+    assert sealed[0] == 1
+    aad = canonical([1, body["vault_id"], "journal_entry", str(entry.id), "payload"])
+    padded = AESGCM(record_key).decrypt(sealed[1:13], sealed[13:], aad)
+    assert len(padded) % 256 == 0
+    (length,) = struct.unpack(">I", padded[:4])
+    payload = json.loads(padded[4 : 4 + length])
+    assert payload["text"] == "Naïve café, day 1 #reading" and payload["title"] == "Über"
+
+
+@pytest.mark.parametrize("record_id", [7, "42", "theme", "clé-ü", "\u0663", 'quote"d'])
+def test_associated_data_is_the_documented_canonical_json(record_id: object) -> None:
+    sealer = Sealer(KEY, "ab" * 16)
+    expected = crypto.canonical_json([1, "ab" * 16, "setting", str(record_id), "payload"])
+    assert sealer.aad("setting", record_id, "payload") == expected
