@@ -6,7 +6,8 @@ import os
 import uuid
 
 from companion import clock
-from companion.vault import crypto
+from companion.errors import SessionEnded, WrongPassphrase
+from companion.vault import crypto, session
 from companion.vault.header import Header, Slot
 
 
@@ -33,6 +34,39 @@ def new_header(passphrase: str, kdf: crypto.KdfParams) -> tuple[Header, bytes, b
     slots = {"passphrase": passphrase_slot(vault_id, data_key, passphrase, kdf)}
     slots["recovery"], recovery_key = recovery_slot(vault_id, data_key)
     return Header(vault_id, clock.stamp(), slots), data_key, recovery_key
+
+
+def open_data_key(
+    header: Header,
+    passphrase: str | None = None,
+    recovery_key: bytes | None = None,
+    session_token: str | None = None,
+) -> bytes:
+    """The data key from whichever secret was given; the error says what to do instead."""
+    if session_token is not None:
+        data_key = session.open_data_key(header, session_token)
+        if data_key is None:
+            raise SessionEnded(
+                "COMPANION_SESSION does not open this vault: the session expired, was locked or "
+                "replaced by a newer `companion unlock`, the keys changed, or it is for another "
+                'vault. Start a new one with: eval "$(companion unlock)"'
+            )
+        return data_key
+    if recovery_key is not None:
+        data_key = open_with_recovery_key(header, recovery_key)
+        if data_key is None:
+            raise WrongPassphrase(
+                "that recovery key does not open this vault. Check it against what you wrote "
+                "down (letters O and I, not digits 0 and 1)."
+            )
+        return data_key
+    data_key = open_with_passphrase(header, passphrase or "")
+    if data_key is None:
+        raise WrongPassphrase(
+            "wrong passphrase. Try again; if it is lost, use your recovery key: "
+            "companion passwd --recovery-key"
+        )
+    return data_key
 
 
 def open_with_passphrase(header: Header, passphrase: str) -> bytes | None:

@@ -24,11 +24,9 @@ import peewee as pw
 from companion import clock
 from companion.errors import (
     DiskFull,
-    SessionEnded,
     VaultDamaged,
     VaultExists,
     VaultMissing,
-    WrongPassphrase,
 )
 from companion.paths import VaultPaths, private_dir, touch_private
 from companion.vault import backup, crypto, keys, migrations, session
@@ -210,28 +208,7 @@ class Vault:
         lock = VaultLock.acquire(paths)
         try:
             header = read_header(paths.db, paths)
-            if session_token is not None:
-                data_key = session.open_data_key(header, session_token)
-                if data_key is None:
-                    raise SessionEnded(
-                        "COMPANION_SESSION does not open this vault: the session expired, was "
-                        "locked or replaced by a newer `companion unlock`, the keys changed, or "
-                        'it is for another vault. Start a new one with: eval "$(companion unlock)"'
-                    )
-            elif recovery_key is not None:
-                data_key = keys.open_with_recovery_key(header, recovery_key)
-                if data_key is None:
-                    raise WrongPassphrase(
-                        "that recovery key does not open this vault. Check it against what "
-                        "you wrote down (letters O and I, not digits 0 and 1)."
-                    )
-            else:
-                data_key = keys.open_with_passphrase(header, passphrase or "")
-                if data_key is None:
-                    raise WrongPassphrase(
-                        "wrong passphrase. Try again; if it is lost, use your recovery key: "
-                        "companion passwd --recovery-key"
-                    )
+            data_key = keys.open_data_key(header, passphrase, recovery_key, session_token)
             vault = cls(paths, header, data_key, lock)
         except BaseException:
             lock.release()
