@@ -72,7 +72,7 @@ def sweep() -> None:
         for path in runtime_dir().glob("session-*.json"):
             try:
                 expires = clock.parse_stamp(json.loads(path.read_text("utf-8"))["expires_at"])
-            except (OSError, ValueError, KeyError, TypeError):
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
                 expires = None
             if expires is None or expires <= clock.now():
                 path.unlink(missing_ok=True)
@@ -133,6 +133,7 @@ def open_data_key(header: Header, token_text: str) -> bytes | None:
 
     An expired session is deleted on sight; key changes delete sessions when they happen.
     """
+    sweep()
     path = session_file(header.vault_id)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
