@@ -274,3 +274,19 @@ def test_a_conversation_left_idle_ends_when_it_stopped_not_when_noticed(vault) -
     assert (
         "Can't sleep" in vault.unseal(SessionSummary, summary.id, summary.payload)["summary_text"]
     )
+
+
+def test_closing_a_quiet_session_late_dates_its_end_to_the_last_message(vault) -> None:
+    """A lock hours after the last word (auto-lock can be 4 hours) must not stretch the chat."""
+    talked = datetime(2026, 5, 3, 19, 0).astimezone()
+    clock.set_clock(lambda: talked)
+    quiet, lively = chat.start(vault).id, chat.start(vault).id
+    chat.add_message(vault, quiet, "user", "Going to bed early.")
+    chat.add_message(vault, lively, "user", "Still here.")
+    clock.set_clock(lambda: talked + timedelta(minutes=10))
+    service.close_session(vault, lively)
+    clock.set_clock(lambda: talked + timedelta(hours=3))
+    service.close_session(vault, quiet)
+    assert abs(chat.get_session(vault, quiet).ended_at - talked) < timedelta(seconds=1)
+    ended = chat.get_session(vault, lively).ended_at
+    assert abs(ended - (talked + timedelta(minutes=10))) < timedelta(seconds=1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from datetime import datetime, timedelta
 
@@ -395,3 +396,26 @@ def test_fresh_start_erases_urges_and_pending_changes(vault) -> None:
     settings.put(vault, PENDING_KEY, [{"field": "recovery_start_date", "value": "2020-01-01"}])
     fresh_start(vault)
     assert UrgeEvent.select().count() == 0 and settings.get(vault, PENDING_KEY) is None
+
+
+def test_an_extraction_cut_short_is_billed_in_the_ledger_by_estimate(vault, fake_llm) -> None:
+    from companion.coach import context
+    from companion.memory.schema import TOOL
+
+    day_of_activity(vault)
+    fake_llm.push(hang())
+
+    async def lock_mid_call() -> None:
+        task = asyncio.create_task(extraction.extract(vault, configured(vault, "extraction")))
+        assert await asyncio.to_thread(fake_llm.received.wait, 30)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):  # the app lets it go either way
+            await task
+
+    asyncio.run(lock_mid_call())
+    call = ledger.calls(vault)[0]
+    assert call.error == ledger.CANCELLED and call.cost_usd > 0
+    sent = fake_llm.requests[-1]["body"]
+    floor = context.tokens(sent["system"] + json.dumps(TOOL) + sent["messages"][-1]["content"])
+    assert call.input_tokens >= floor
+    assert unmemorized(vault) == 4, "nothing was learned from a call that did not finish"

@@ -182,3 +182,11 @@ def test_associated_data_is_the_documented_canonical_json(record_id: object) -> 
     sealer = Sealer(KEY, "ab" * 16)
     expected = crypto.canonical_json([1, "ab" * 16, "setting", str(record_id), "payload"])
     assert sealer.aad("setting", record_id, "payload") == expected
+
+
+def test_a_payload_that_is_not_utf8_is_reported_as_damage() -> None:
+    sealer = Sealer(KEY, "ab" * 16)
+    sealed = sealer.seal_bytes("journal_entry", 3, "payload", b"\xff\xfe not text")
+    with pytest.raises(RecordDamaged) as caught:
+        sealer.open("journal_entry", 3, sealed)
+    assert (caught.value.kind, caught.value.record_id) == ("journal_entry", 3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from companion import clock, ledger
 from companion.activity import chat
@@ -184,24 +184,26 @@ async def _call(
 
 
 def resumable_session(vault: Vault) -> int | None:
-    """The newest open session if it moved in the last half hour; an idle one is closed as of
-    its last message, so its end time says when the conversation stopped, not when we looked."""
+    """The newest open session if it moved in the last half hour; an idle one is closed."""
     recent = chat.sessions(vault, limit=1)
     if not recent or recent[0].ended_at is not None:
         return None
-    last = chat.last_activity(recent[0])
-    if clock.now() - last > IDLE_CLOSE:
-        close_session(vault, recent[0].id, at=last)
+    if clock.now() - chat.last_activity(recent[0]) > IDLE_CLOSE:
+        close_session(vault, recent[0].id)
         return None
     return recent[0].id
 
 
-def close_session(vault: Vault, session_id: int, at: datetime | None = None) -> None:
+def close_session(vault: Vault, session_id: int) -> None:
     """End a session; without a model, sum up its last exchange in a sentence or two
-    (conversation tier, 7 days; the daily extraction's fuller summary replaces it)."""
+    (conversation tier, 7 days; the daily extraction's fuller summary replaces it).
+
+    A session closed long after it went quiet (found idle, or closed by a late lock) ends at
+    its last message: the end time says when the conversation stopped, not when we looked."""
     session = chat.get_session(vault, session_id)
     if session.ended_at is None:
-        chat.end(vault, session_id, at)
+        last = chat.last_activity(session)
+        chat.end(vault, session_id, last if clock.now() - last > IDLE_CLOSE else None)
     if session.off_record or SessionSummary.get_or_none(SessionSummary.session == session_id):
         return
     messages = chat.messages(vault, session_id)

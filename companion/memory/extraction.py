@@ -56,11 +56,20 @@ def system_prompt() -> str:
     return prompts.load("extraction.md")
 
 
+def _content(document: dict[str, Any]) -> str:
+    return "<data>\n" + json.dumps(document, ensure_ascii=False) + "\n</data>"
+
+
+def _estimated_input(system: str, document: dict[str, Any]) -> int:
+    """What a call sent, when it was cut short before the provider said: prompt, tool, data."""
+    return context.tokens(system + json.dumps(TOOL) + _content(document))
+
+
 async def call_model(
     config: ProviderConfig, system: str, document: dict[str, Any]
 ) -> tuple[Any, int, int]:
     """One call; returns (the tool's input, input tokens, output tokens)."""
-    content = "<data>\n" + json.dumps(document, ensure_ascii=False) + "\n</data>"
+    content = _content(document)
     if config.local:
         return await _call_local(config, system, content)
     import anthropic
@@ -125,8 +134,7 @@ async def _validated(
             _record(vault, config, err.input_tokens, err.output_tokens, err.kind)
             raise
         except asyncio.CancelledError:  # locked or quit mid-call: the call still happened
-            sent = context.tokens(system + json.dumps(document, ensure_ascii=False))
-            _record(vault, config, sent, 0, ledger.CANCELLED)
+            _record(vault, config, _estimated_input(system, document), 0, ledger.CANCELLED)
             raise
         try:
             output = validate(answer)

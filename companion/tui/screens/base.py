@@ -3,6 +3,7 @@ handle on the vault."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import ComposeResult
@@ -65,13 +66,16 @@ class DataScreen(Screen[None]):
         vault = self.vault
         if not self._shown:
             self._shown = True
-            self.first_show()
+            self._reporting(self.first_show)
         if self.ALWAYS_REFRESH or vault.generation != self._generation:
             self._generation = vault.generation
-            try:
-                self.refresh_data()
-            except CompanionError as err:  # a damaged record, a full disk: say so, go on
-                self.notify(str(err), severity="error", markup=False, timeout=10)
+            self._reporting(self.refresh_data)
+
+    def _reporting(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except CompanionError as err:  # a damaged record or draft, a full disk: say so, go on
+            self.notify(str(err), severity="error", markup=False, timeout=10)
 
     def first_show(self) -> None:
         """Once, the first time the screen is shown unlocked (restore drafts here)."""

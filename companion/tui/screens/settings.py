@@ -130,10 +130,11 @@ class SettingsScreen(DataScreen):
             return
         self.refresh_data()
         fields = dict(draft.get("fields", {}))  # type: ignore[arg-type]
+        offered = {"provider": {v for _, v in PROVIDERS}, "theme": {v for _, v in THEMES}}
         for name, value in fields.items():
             if name in INPUTS:
                 self.query_one(f"#{name}", Input).value = str(value)
-            elif name in SELECTS and value:
+            elif name in SELECTS and value in offered[name]:  # a choice a later version dropped
                 self.query_one(f"#{name}", Select).value = str(value)
         self.notify("Restored the settings you had not saved (Ctrl+S saves).")
 
@@ -141,7 +142,12 @@ class SettingsScreen(DataScreen):
         """On lock or quit, unsaved changes are kept as an encrypted draft."""
         if self.companion.vault is None or not self.loaded:
             return
-        changed = {k: v for k, v in self.form().items() if v != self.loaded.get(k)}
+        # A pasted API key is not kept until the user saves it: a secret stays where it was put.
+        changed = {
+            k: v
+            for k, v in self.form().items()
+            if v != self.loaded.get(k) and k != "anthropic_api_key"
+        }
         if changed:
             drafts.save(self.vault, "settings", "", fields=changed)
         else:
