@@ -35,7 +35,7 @@ def unlocked(args: argparse.Namespace, allow_session: bool = True) -> Iterator[V
         try:
             vault = Vault.unlock(paths, session_token=token)
         except SessionEnded as err:
-            if not secrets.can_ask(args.passphrase_file):
+            if not secrets.can_ask():
                 raise
             sys.stderr.write(f"companion: {err}\n")
     if vault is None:

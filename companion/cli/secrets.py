@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.errors import InvalidInput
+from companion.vault import session
 from companion.vault.crypto import parse_recovery_key
 
 MIN_PASSPHRASE = 8
@@ -29,7 +30,7 @@ def _prompt(label: str) -> str:
     if not sys.stdin.isatty():
         hint = (
             " (an unlock session does not cover this command)"
-            if "COMPANION_SESSION" in os.environ
+            if session.ENV_VAR in os.environ
             else ""
         )
         raise InvalidInput(
@@ -42,9 +43,9 @@ def _prompt(label: str) -> str:
         raise InvalidInput("cancelled; nothing was changed.") from None
 
 
-def can_ask(file: str | None) -> bool:
-    """Whether a passphrase is available without failing: a file, the environment, a terminal."""
-    return bool(file or os.environ.get("COMPANION_PASSPHRASE") or sys.stdin.isatty())
+def can_ask() -> bool:
+    """Whether a passphrase is at hand without a file: the environment or a terminal."""
+    return bool(os.environ.get("COMPANION_PASSPHRASE") or sys.stdin.isatty())
 
 
 def passphrase(file: str | None, label: str = "Passphrase: ") -> str:
