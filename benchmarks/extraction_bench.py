@@ -19,7 +19,7 @@ from benchmarks.common import row
 from benchmarks.tenyear import WORDS
 from companion import clock
 from companion.activity import chat, checkins, journal
-from companion.coach import pricing
+from companion.llm import pricing
 from companion.memory import extraction, gather, store
 from companion.memory.schema import TOOL
 from companion.paths import VaultPaths

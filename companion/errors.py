@@ -8,6 +8,7 @@ from __future__ import annotations
 EX_USAGE = 2
 EX_DATAERR = 65
 EX_NOINPUT = 66
+EX_UNAVAILABLE = 69
 EX_CANTCREAT = 73
 EX_IOERR = 74
 EX_TEMPFAIL = 75
@@ -77,3 +78,29 @@ class RecordDamaged(CompanionError):
         )
         self.kind = kind
         self.record_id = record_id
+
+
+class ModelError(CompanionError):
+    """A call to a model failed. ``kind`` is short ("429", "timeout"), fit for the ledger;
+    ``partial`` holds what had streamed before it failed; ``retryable`` says whether the same
+    request may succeed if sent again (the gateway decides whether to)."""
+
+    exit_code = EX_UNAVAILABLE
+
+    def __init__(
+        self,
+        message: str,
+        kind: str,
+        partial: str = "",
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        retryable: bool = False,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.partial = partial
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+        self.retryable = retryable
+        self.retry_after = retry_after

@@ -9,8 +9,8 @@ import random
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from companion import clock, profile
-from companion.activity import chat, checkins, journal
+from companion import clock
+from companion.activity import chat, checkins, journal, profile
 from companion.memory import followups, store
 from companion.paths import VaultPaths
 from companion.vault import Vault

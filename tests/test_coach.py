@@ -8,11 +8,13 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from companion import clock, ledger, profile, settings
-from companion.activity import chat, checkins, journal
+from companion import clock
+from companion.activity import chat, checkins, journal, profile
 from companion.coach import context, service
-from companion.coach.providers import ProviderConfig
+from companion.llm import Gateway, ProviderConfig, ledger
+from companion.llm.tokens import CLAUDE_BUDGET, LOCAL_BUDGET, estimate
 from companion.memory import store
+from companion.vault import settings
 from companion.vault.models import Fact, SessionSummary
 from tests.fake_llm import hang, status, text, truncate
 
@@ -47,7 +49,7 @@ def test_reply_streams_and_the_request_carries_memory_within_budget(vault, fake_
     body = fake_llm.requests[-1]["body"]
     assert body["stream"] is True and body["messages"][-1]["content"] == "hello again"
     section = memory_section(body["system"])
-    assert context.tokens(section) <= context.CLAUDE_BUDGET
+    assert estimate(section) <= CLAUDE_BUDGET
     assert "Name: Sam" in section and "Prefers short answers" in section
     saved = chat.messages(vault, session)
     assert [m.role for m in saved] == ["user", "assistant"]
@@ -114,12 +116,12 @@ def test_local_provider_and_its_small_budget(vault, fake_llm) -> None:
     config = ProviderConfig("local", "llama3.2", base_url=fake_llm.url + "/v1", timeout=2)
     fake_llm.push(text("Local hello"))
     session = chat.start(vault).id
-    outcome = run(service.respond(vault, session, "hi", config=config))
+    outcome = run(service.respond(vault, session, "hi", gateway=Gateway(vault, config)))
     assert outcome.reply.strip() == "Local hello"
     request = fake_llm.requests[-1]
     assert request["path"] == "/v1/chat/completions"
     system = request["body"]["messages"][0]["content"]
-    assert context.tokens(memory_section(system)) <= context.LOCAL_BUDGET
+    assert estimate(memory_section(system)) <= LOCAL_BUDGET
     assert ledger.calls(vault)[0].cost_usd == 0.0
 
 
@@ -254,7 +256,7 @@ def test_a_call_cut_short_is_in_the_ledger_with_estimated_tokens(vault, fake_llm
     call = ledger.calls(vault)[0]
     assert call.status == "error" and call.error == ledger.CANCELLED
     sent = fake_llm.requests[-1]["body"]
-    assert call.input_tokens >= context.tokens(sent["system"] + question)
+    assert call.input_tokens >= estimate(sent["system"] + question)
     assert call.cost_usd > 0
     assert [m.content for m in chat.messages(vault, session)] == [question]
 

@@ -7,9 +7,9 @@ from datetime import date, timedelta
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import profile
-from companion.activity import checkins
+from companion.activity import checkins, profile
 from companion.coach import context
+from companion.llm.tokens import CLAUDE_BUDGET, LOCAL_BUDGET
 from companion.memory import followups, store
 from companion.vault.models import CheckIn, DailyMemory, Fact, FollowUp, Profile
 
@@ -60,7 +60,7 @@ def test_budget_is_never_exceeded(vault, data) -> None:
     for item in data["follow_ups"]:
         if item.strip():
             followups.add(vault, item)
-    for budget in (context.LOCAL_BUDGET, context.CLAUDE_BUDGET):
+    for budget in (LOCAL_BUDGET, CLAUDE_BUDGET):
         built = context.build(vault, data["message"], budget)
         assert built.tokens <= budget, (budget, built.tokens)
         assert built.text.startswith(context.HEADER)

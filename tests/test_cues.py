@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from companion import clock, profile
-from companion.activity import chat, checkins
-from companion.coach.providers import configured
+from companion import clock
+from companion.activity import chat, checkins, profile
+from companion.llm import configured
 from companion.memory import extraction, store
 from companion.vault.models import CheckIn, UrgeEvent
 from tests.extraction_helpers import answer

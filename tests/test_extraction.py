@@ -7,11 +7,12 @@ import contextlib
 import json
 from datetime import datetime, timedelta
 
-from companion import clock, ledger, profile, settings
-from companion.activity import chat, checkins, journal
-from companion.coach.providers import configured
+from companion import clock
+from companion.activity import chat, checkins, journal, profile
+from companion.llm import configured, ledger
 from companion.memory import extraction, store
 from companion.memory.apply import PENDING_KEY, enforce_size_cap
+from companion.vault import settings
 from companion.vault.models import ChatMessage, DailyMemory, ExtractionRun, Fact, JournalEntry
 from tests.extraction_helpers import answer
 from tests.fake_llm import hang, status, tool
@@ -399,7 +400,7 @@ def test_fresh_start_erases_urges_and_pending_changes(vault) -> None:
 
 
 def test_an_extraction_cut_short_is_billed_in_the_ledger_by_estimate(vault, fake_llm) -> None:
-    from companion.coach import context
+    from companion.llm.tokens import estimate
     from companion.memory.schema import TOOL
 
     day_of_activity(vault)
@@ -416,6 +417,6 @@ def test_an_extraction_cut_short_is_billed_in_the_ledger_by_estimate(vault, fake
     call = ledger.calls(vault)[0]
     assert call.error == ledger.CANCELLED and call.cost_usd > 0
     sent = fake_llm.requests[-1]["body"]
-    floor = context.tokens(sent["system"] + json.dumps(TOOL) + sent["messages"][-1]["content"])
+    floor = estimate(sent["system"] + json.dumps(TOOL) + sent["messages"][-1]["content"])
     assert call.input_tokens >= floor
     assert unmemorized(vault) == 4, "nothing was learned from a call that did not finish"

@@ -78,8 +78,8 @@ def test_new_recovery_key_retires_the_old(created, passfile) -> None:
 
 
 def test_rekey_reencrypts_everything(created, passfile) -> None:
-    from companion import settings
     from companion.activity import chat
+    from companion.vault import settings
     from companion.vault.maintenance import verify_connection
 
     paths, old_recovery = created

@@ -44,7 +44,7 @@ def test_wheel_carries_prompts_and_tcss(tmp_path: Path) -> None:
 
 
 def test_prompt_override_wins(tmp_path: Path) -> None:
-    from companion import prompts
+    from companion.llm import prompts
 
     shipped = prompts.load("coach.md")
     assert "You are Companion" in shipped

@@ -7,11 +7,12 @@ import logging
 from datetime import date
 from pathlib import Path
 
-from companion import clock, drafts, ledger, logs, profile, settings
-from companion.activity import chat, checkins, journal
+from companion import clock, logs
+from companion.activity import chat, checkins, drafts, journal, profile
+from companion.llm import ledger
 from companion.memory import store
 from companion.paths import log_dir
-from companion.vault import Vault
+from companion.vault import Vault, settings
 from tests.conftest import PASSPHRASE, child_env, run_cli
 
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from companion import settings
 from companion.activity import journal
 from companion.memory import store
 from companion.memory.apply import PENDING_KEY
 from companion.tui.screens.journal import JournalScreen
 from companion.tui.screens.modals import ConfirmScreen, TextScreen
-from companion.vault import Vault
+from companion.vault import Vault, settings
 from tests.conftest import PASSPHRASE
 from tests.extraction_helpers import answer
 from tests.fake_llm import gated, tool
@@ -120,7 +119,7 @@ def test_review_history_and_confirmations(created, fake_llm) -> None:
     assert "Sleeps better since April" in history and "Sleeps badly" in history
     assert "~ Sleeps badly -> Sleeps better since April" in review
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
-        from companion import profile
+        from companion.activity import profile
 
         assert profile.load(vault)["recovery_start_date"] == "2026-03-03"
         assert settings.get(vault, PENDING_KEY) == []

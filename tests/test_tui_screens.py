@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from companion import clock, profile
-from companion.activity import chat, checkins, journal, progress
+from companion import clock
+from companion.activity import chat, checkins, journal, profile, progress
 from companion.memory import store
 from companion.tui.screens.checkin import CheckInScreen
 from companion.tui.screens.modals import ConfirmScreen, TypedConfirmScreen
@@ -387,7 +387,8 @@ def test_unsaved_settings_survive_a_lock(created) -> None:
     assert typed == ("CA", "llama-in-progress", ""), "a pasted secret is kept only by saving"
     assert saved_region == "CA"
     with reopen(paths) as vault:
-        from companion import drafts, settings
+        from companion.activity import drafts
+        from companion.vault import settings
 
         assert settings.get(vault, "local_model") == "llama-in-progress"
         assert drafts.load(vault, "settings") is None

@@ -7,7 +7,8 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any
 
-from companion import clock, profile
+from companion import clock
+from companion.activity import profile
 from companion.errors import InvalidInput
 from companion.vault import Vault
 from companion.vault.models import CheckIn, Profile

@@ -10,8 +10,8 @@ from pathlib import Path
 from companion.activity import checkins, journal
 from companion.cli.common import out, unlocked
 from companion.errors import InvalidInput
-from companion.export import FORMATS, render
 from companion.paths import open_private
+from companion.usecases.export import FORMATS, render
 
 PROMPTS = (
     ("mood", "Mood, 1-10: "),
@@ -206,7 +206,7 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_profile_show(args: argparse.Namespace) -> int:
-    from companion import profile
+    from companion.activity import profile
 
     with unlocked(args) as vault:
         current = profile.load(vault)
@@ -221,7 +221,7 @@ def cmd_profile_show(args: argparse.Namespace) -> int:
 
 
 def cmd_profile_set(args: argparse.Namespace) -> int:
-    from companion import profile
+    from companion.activity import profile
 
     profile.coerce(args.field, args.value)  # refuse bad input before asking for a passphrase
     with unlocked(args) as vault:

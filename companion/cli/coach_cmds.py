@@ -53,8 +53,8 @@ def pick_session(vault, args: argparse.Namespace) -> int:  # type: ignore[no-unt
 def cmd_chat(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion import config, crisis
-    from companion.coach import context, providers, safety, service
+    from companion import config, llm
+    from companion.coach import context, crisis, safety, service
 
     message = args.message or ""
     if message == "-":
@@ -65,8 +65,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if message and safety.detect(message):
         sys.stderr.write("You are not alone. Reach out now:\n" + lines + "\n\n")
     with unlocked(args) as vault:
-        provider = providers.configured(vault)
-        budget = provider.budget if provider else context.CLAUDE_BUDGET
+        gateway = llm.configured(vault)
+        budget = gateway.budget if gateway else context.CLAUDE_BUDGET
         if args.show_context:
             built = context.build(vault, message, budget, args.session)
             sys.stdout.write(safe(built.text) + "\n")
@@ -81,13 +81,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
             sys.stdout.write(safe(text))
             sys.stdout.flush()
 
-        outcome = asyncio.run(service.respond(vault, session, message, show, provider, lines))
+        outcome = asyncio.run(service.respond(vault, session, message, show, gateway, lines))
     if outcome.reply:
         sys.stdout.write("\n")
     for fact in outcome.captured:
         sys.stderr.write(f"(remembered: {fact})\n")
     if outcome.offline:
-        sys.stderr.write(f"companion: {providers.OFFLINE_HELP} Your message is saved.\n")
+        sys.stderr.write(f"companion: {llm.OFFLINE_HELP} Your message is saved.\n")
         return EX_UNAVAILABLE
     if outcome.error is not None:
         sys.stderr.write(f"companion: {outcome.error} Your message is saved.\n")

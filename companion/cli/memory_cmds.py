@@ -207,18 +207,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_extract(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion.coach import providers
+    from companion import llm
     from companion.memory import extraction
 
     try:
         with unlocked(args) as vault:
-            config = providers.configured(vault, "extraction")
-            if config is None:
-                sys.stderr.write(f"companion: {providers.OFFLINE_HELP}\n")
+            gateway = llm.configured(vault, "extraction")
+            if gateway is None:
+                sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
                 return 69
             result = asyncio.run(
                 extraction.extract(
-                    vault, config, force=args.force, progress=lambda s: print(s, file=sys.stderr)
+                    vault, gateway, force=args.force, progress=lambda s: print(s, file=sys.stderr)
                 )
             )
     except VaultBusy:
@@ -253,7 +253,7 @@ def cmd_relearn(args: argparse.Namespace) -> int:
 
 
 def cmd_ledger(args: argparse.Namespace) -> int:
-    from companion import ledger
+    from companion.llm import ledger
 
     with unlocked(args) as vault:
         calls = ledger.calls(vault, args.n)
@@ -336,22 +336,22 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_learn_imports(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion.coach import providers
+    from companion import llm
     from companion.importers.run import learning_estimate, release_imports
     from companion.memory import extraction
 
     with unlocked(args) as vault:
-        config = providers.configured(vault, "extraction")
-        if config is None:
-            sys.stderr.write(f"companion: {providers.OFFLINE_HELP}\n")
+        gateway = llm.configured(vault, "extraction")
+        if gateway is None:
+            sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
             return 69
-        estimate = learning_estimate(vault, config.model)
+        estimate = learning_estimate(vault, gateway.model)
         if not estimate.entries:
             print("There is no imported history waiting to be learned from.")
             return 0
         print(
             f"{estimate.entries:,} imported entries: about {estimate.input_tokens:,} tokens "
-            f"in {estimate.calls} call(s), about ${estimate.cost_usd:.2f} with {config.model}."
+            f"in {estimate.calls} call(s), about ${estimate.cost_usd:.2f} with {gateway.model}."
         )
         if not args.yes:
             if not sys.stdin.isatty():
@@ -362,7 +362,7 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
         release_imports(vault)
         result = asyncio.run(
             extraction.extract(
-                vault, config, force=True, progress=lambda s: print(s, file=sys.stderr)
+                vault, gateway, force=True, progress=lambda s: print(s, file=sys.stderr)
             )
         )
     print(result.line)

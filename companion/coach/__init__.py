@@ -1,2 +1,2 @@
-"""The coach: providers, the system prompt with what the app knows, recall, offline capture
-and safety. Nothing here imports the TUI, and the anthropic SDK loads only when a call is made."""
+"""The coach: the conversation, its system prompt with what the app knows, recall, offline
+capture, safety and crisis lines. Models are reached through ``companion.llm`` only."""

@@ -14,22 +14,17 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
-from companion import clock, profile
-from companion.activity import checkins, progress
+from companion import clock
+from companion.activity import checkins, profile, progress
 from companion.coach import recall
+from companion.llm.tokens import CLAUDE_BUDGET, estimate
 from companion.memory import followups, store
 from companion.vault import Vault
 from companion.vault.models import ChatSession, SessionSummary
 
 HEADER = "## What You Know About This User"
-CLAUDE_BUDGET = 600
-LOCAL_BUDGET = 200
 LINE_LIMIT = 220
 SECTIONS = ("Profile", "Facts", "Recent momentum", "Conversation cues", "Relevant memories")
-
-
-def tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
 
 
 @dataclass
@@ -40,7 +35,7 @@ class Context:
 
     @property
     def tokens(self) -> int:
-        return tokens(self.text)
+        return estimate(self.text)
 
 
 def _short(text: str) -> str:

@@ -4,8 +4,9 @@ care and point to help."""
 
 from __future__ import annotations
 
-from companion import profile, prompts
+from companion.activity import profile
 from companion.coach import context, safety
+from companion.llm import prompts
 from companion.vault import Vault
 
 

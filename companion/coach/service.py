@@ -1,6 +1,6 @@
 """One turn of the conversation, as the TUI and the CLI both run it: save the user's words,
-capture durable preferences, build the prompt, stream the reply, keep every outcome (replies,
-half-replies, failures) and write the ledger."""
+capture durable preferences, build the prompt, stream the reply through the model gateway, and
+keep every outcome (replies, half-replies, failures)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,18 @@ import asyncio
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from companion import clock, ledger
+from companion import clock
 from companion.activity import chat
-from companion.coach import capture, context, pricing, prompt, providers, safety
-from companion.coach.providers import CoachError, OnText, ProviderConfig
+from companion.coach import capture, prompt, safety
+from companion.errors import ModelError
+from companion.llm import Gateway, OnText, Request, configured
+from companion.llm.provider import emit
 from companion.memory import followups, store
 from companion.vault import Vault
 from companion.vault.models import Fact, SessionSummary
 
 HISTORY_LIMIT = 24
+CHAT_MAX_TOKENS = 1024
 IDLE_CLOSE = timedelta(minutes=30)
 GREETING_REQUEST = (
     "(I just opened a new chat. Greet me in one or two sentences, using what you know about "
@@ -27,7 +30,7 @@ GREETING_REQUEST = (
 @dataclass
 class Outcome:
     reply: str = ""
-    error: CoachError | None = None
+    error: ModelError | None = None
     crisis: bool = False
     captured: list[str] = field(default_factory=list)
     offline: bool = False
@@ -89,23 +92,24 @@ async def respond(
     session_id: int,
     text: str,
     on_text: OnText | None = None,
-    config: ProviderConfig | None = None,
+    gateway: Gateway | None = None,
     crisis_lines: str = "",
     save_user: bool = True,
 ) -> Outcome:
+    """``gateway``: the model to ask (default: the one configured; none means offline)."""
     session = chat.get_session(vault, session_id)
     outcome = Outcome(crisis=safety.detect(text))
     if save_user:
         message = chat.add_message(vault, session_id, "user", text)
         if not session.off_record:
             outcome.captured = capture_from(vault, message)
-    config = config or providers.configured(vault)
-    if config is None:
+    gateway = gateway or configured(vault)
+    if gateway is None:
         outcome.offline = True
         return outcome
-    system, _ = prompt.build(vault, text, config.budget, session_id, crisis_lines)
+    system, _ = prompt.build(vault, text, gateway.budget, session_id, crisis_lines)
     return await _call(
-        vault, session_id, config, system, history(vault, session_id), on_text, "chat", outcome
+        vault, session_id, gateway, system, history(vault, session_id), on_text, "chat", outcome
     )
 
 
@@ -113,71 +117,46 @@ async def greet(
     vault: Vault,
     session_id: int,
     on_text: OnText | None = None,
-    config: ProviderConfig | None = None,
+    gateway: Gateway | None = None,
 ) -> Outcome:
     """A new session's first words, which use the memory section too."""
-    config = config or providers.configured(vault)
-    if config is None:
+    gateway = gateway or configured(vault)
+    if gateway is None:
         return Outcome(offline=True)
-    system, _ = prompt.build(vault, "", config.budget, session_id)
+    system, _ = prompt.build(vault, "", gateway.budget, session_id)
     turns = [{"role": "user", "content": GREETING_REQUEST}]
-    return await _call(vault, session_id, config, system, turns, on_text, "greeting", Outcome())
+    return await _call(vault, session_id, gateway, system, turns, on_text, "greeting", Outcome())
 
 
 async def _call(
     vault: Vault,
     session_id: int,
-    config: ProviderConfig,
+    gateway: Gateway,
     system: str,
     turns: list[dict[str, str]],
     on_text: OnText | None,
     purpose: str,
     outcome: Outcome,
 ) -> Outcome:
+    """Ask the model; whatever happens, the words that arrived are kept in the session."""
     streamed: list[str] = []
 
     async def relay(piece: str) -> None:
         streamed.append(piece)
-        if on_text is not None:
-            result = on_text(piece)
-            if asyncio.iscoroutine(result):
-                await result
+        await emit(on_text, piece)
 
     try:
-        reply = await providers.stream_reply(config, system, turns, relay)
-    except asyncio.CancelledError:
-        # Cancelled mid-call (the app locked or quit): the call still happened and is billed,
-        # but no usage came back, so the ledger gets our own estimate and says so.
+        reply = await gateway.call(purpose, Request(system, turns, CHAT_MAX_TOKENS), relay)
+    except asyncio.CancelledError:  # the app locked or quit mid-reply
         partial = "".join(streamed)
-        sent = context.tokens(system + "".join(turn["content"] for turn in turns))
-        made = context.tokens(partial)
-        cost = pricing.cost(config.model, sent, made, config.local)
-        ledger.record(vault, purpose, config.model, sent, made, cost, error=ledger.CANCELLED)
         if partial.strip():
             chat.add_message(vault, session_id, "assistant", partial, incomplete=True)
         raise
-    except CoachError as err:
-        ledger.record(
-            vault,
-            purpose,
-            config.model,
-            err.input_tokens,
-            err.output_tokens,
-            pricing.cost(config.model, err.input_tokens, err.output_tokens, config.local),
-            error=err.kind,
-        )
+    except ModelError as err:
         if err.partial.strip():
             chat.add_message(vault, session_id, "assistant", err.partial, incomplete=True)
         outcome.reply, outcome.error = err.partial, err
         return outcome
-    ledger.record(
-        vault,
-        purpose,
-        config.model,
-        reply.input_tokens,
-        reply.output_tokens,
-        pricing.cost(config.model, reply.input_tokens, reply.output_tokens, config.local),
-    )
     chat.add_message(vault, session_id, "assistant", reply.text)
     outcome.reply = reply.text
     return outcome

@@ -7,8 +7,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.coach import pricing
 from companion.importers import common, dayone, jrnl, markdown
+from companion.llm import pricing
 from companion.vault import Vault
 from companion.vault.models import JournalEntry
 
@@ -42,7 +42,7 @@ def learning_estimate(vault: Vault, model: str) -> Estimate:
         size += len(json.dumps(data, ensure_ascii=False)) // 4 + 30
     budget = extraction.input_budget(vault)
     calls = max(1, -(-size // budget)) if size else 0
-    from companion import profile
+    from companion.activity import profile
     from companion.memory import store
 
     context = sum(len(f.text) + 60 for f in store.live_facts(vault)) + len(

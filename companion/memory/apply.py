@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from companion import clock, profile, settings
+from companion import clock
+from companion.activity import profile
 from companion.memory import followups, store
 from companion.memory.gather import Chunk
 from companion.memory.schema import Output
-from companion.vault import Vault
+from companion.vault import Vault, settings
 from companion.vault.models import ChatMessage, CheckIn, Fact, JournalEntry, UrgeEvent
 
 CONFIRM_FIELDS = ("recovery_start_date", "recovery_focus")

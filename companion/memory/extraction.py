@@ -7,21 +7,19 @@ reason and the next unlock tries again. Every call is in the ledger, failed ones
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from companion import clock, ledger, prompts, settings
-from companion.coach import context, pricing
-from companion.coach.providers import CoachError, ProviderConfig, describe
+from companion import clock
 from companion.errors import CompanionError
+from companion.llm import Gateway, Request, prompts
 from companion.memory import gather, store
 from companion.memory.apply import Counts, apply_chunk
 from companion.memory.schema import TOOL, InvalidOutput, Output, validate
-from companion.vault import Vault
+from companion.vault import Vault, settings
 from companion.vault.models import ExtractionRun
 
 MAX_TOKENS = 4096
@@ -60,90 +58,25 @@ def _content(document: dict[str, Any]) -> str:
     return "<data>\n" + json.dumps(document, ensure_ascii=False) + "\n</data>"
 
 
-def _estimated_input(system: str, document: dict[str, Any]) -> int:
-    """What a call sent, when it was cut short before the provider said: prompt, tool, data."""
-    return context.tokens(system + json.dumps(TOOL) + _content(document))
-
-
-async def call_model(
-    config: ProviderConfig, system: str, document: dict[str, Any]
-) -> tuple[Any, int, int]:
-    """One call; returns (the tool's input, input tokens, output tokens)."""
-    content = _content(document)
-    if config.local:
-        return await _call_local(config, system, content)
-    import anthropic
-
-    client = anthropic.AsyncAnthropic(
-        api_key=config.api_key, max_retries=config.max_retries, timeout=config.timeout
-    )
-    try:
-        message = await client.messages.create(
-            model=config.model,
-            max_tokens=MAX_TOKENS,
-            system=system,
-            tools=[TOOL],
-            tool_choice={"type": "tool", "name": TOOL["name"]},
-            messages=[{"role": "user", "content": content}],
-        )
-    except Exception as exc:
-        kind, text = describe(exc)
-        raise CoachError(text, kind) from None
-    finally:
-        await client.close()
-    answer = next((b.input for b in message.content if b.type == "tool_use"), None)
-    return answer, message.usage.input_tokens, message.usage.output_tokens
-
-
-async def _call_local(config: ProviderConfig, system: str, content: str) -> tuple[Any, int, int]:
-    from companion.coach.providers import stream_local
-
-    schema = json.dumps(TOOL["input_schema"])
-    reply = await stream_local(
-        config,
-        system + f"\n\nAnswer with only one JSON object that matches this JSON schema:\n{schema}",
-        [{"role": "user", "content": content}],
-        None,
-    )
-    text = reply.text.strip().removeprefix("```json").removesuffix("```").strip()
-    try:
-        answer = json.loads(text)
-    except ValueError:
-        answer = None
-    return answer, reply.input_tokens, reply.output_tokens
-
-
-def _record(
-    vault: Vault, config: ProviderConfig, tokens_in: int, tokens_out: int, error: str = ""
-) -> None:
-    cost = pricing.cost(config.model, tokens_in, tokens_out, config.local)
-    ledger.record(vault, "extraction", config.model, tokens_in, tokens_out, cost, error=error)
+def request(system: str, document: dict[str, Any]) -> Request:
+    """The one extraction call: the tool must be called, its input is the answer."""
+    return Request(system, [{"role": "user", "content": _content(document)}], MAX_TOKENS, TOOL)
 
 
 async def _validated(
-    vault: Vault, config: ProviderConfig, system: str, document: dict[str, Any], result: Result
+    gateway: Gateway, system: str, document: dict[str, Any], result: Result
 ) -> Output:
-    """Call, check, and retry once on an answer that does not match the schema; every call
-    goes in the ledger, failed and invalid ones included."""
+    """Call, check, and ask once more on an answer that does not match the schema; the
+    gateway puts every call in the ledger, failed and invalid ones included."""
     problem = ""
     for _attempt in range(2):
         result.calls += 1
         try:
-            answer, tokens_in, tokens_out = await call_model(config, system, document)
-        except CoachError as err:
-            _record(vault, config, err.input_tokens, err.output_tokens, err.kind)
-            raise
-        except asyncio.CancelledError:  # locked or quit mid-call: the call still happened
-            _record(vault, config, _estimated_input(system, document), 0, ledger.CANCELLED)
-            raise
-        try:
-            output = validate(answer)
+            return await gateway.call_checked(
+                "extraction", request(system, document), lambda reply: validate(reply.tool_input)
+            )
         except InvalidOutput as exc:
             problem = str(exc)
-            _record(vault, config, tokens_in, tokens_out, "invalid output")
-            continue
-        _record(vault, config, tokens_in, tokens_out)
-        return output
     raise InvalidOutput(f"the model's answer did not have the expected form twice ({problem})")
 
 
@@ -184,7 +117,7 @@ def _interrupted(vault: Vault) -> None:
 
 async def extract(
     vault: Vault,
-    config: ProviderConfig,
+    gateway: Gateway,
     force: bool = False,
     progress: Progress | None = None,
 ) -> Result:
@@ -213,7 +146,7 @@ async def extract(
             note(step)
             if progress:
                 progress(step)
-            output = await _validated(vault, config, system, gather.document(vault, chunk), result)
+            output = await _validated(gateway, system, gather.document(vault, chunk), result)
             _merge(daily, output.data, chunk)
             last = number == len(parts)
             apply_chunk(vault, chunk, output, run_id, result.counts, daily if last else None)

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from companion import clock, profile
+from companion import clock
+from companion.activity import profile
 from companion.memory import store
 from companion.vault import Vault
 from companion.vault.models import ChatMessage, ChatSession, CheckIn, JournalEntry, SessionSummary

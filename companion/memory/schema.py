@@ -12,7 +12,7 @@ from datetime import date, datetime
 from typing import Any
 
 from companion.memory.vocabulary import OUTCOMES, STRATEGIES, TRIGGERS
-from companion.profile import FIELDS as PROFILE_FIELDS
+from companion.activity.profile import FIELDS as PROFILE_FIELDS
 
 CATEGORIES = (
     "identity",

@@ -185,11 +185,11 @@ class CompanionApp(App[None]):
 
     def maybe_extract(self, force: bool = False) -> bool:
         """The unlock rule (or "Run extraction now"): learn in the background, never blocking."""
-        from companion.coach import providers
+        from companion import llm
         from companion.memory import extraction
 
         vault = self.vault
-        if vault is None or providers.configured(vault, "extraction") is None:
+        if vault is None or llm.configured(vault, "extraction") is None:
             return False
         if not force and not extraction.needs_run(vault):
             return False
@@ -198,18 +198,18 @@ class CompanionApp(App[None]):
 
     @work(exclusive=True, group="extraction")
     async def run_extraction(self, force: bool) -> None:
-        from companion.coach import providers
+        from companion import llm
         from companion.memory import extraction
 
         vault = self.vault
         if vault is None:
             return
-        config = providers.configured(vault, "extraction")
-        if config is None:
+        gateway = llm.configured(vault, "extraction")
+        if gateway is None:
             return
         self.memory_changed()
         result = await extraction.extract(
-            vault, config, force=force, progress=lambda _step: self.memory_changed()
+            vault, gateway, force=force, progress=lambda _step: self.memory_changed()
         )
         if self.vault is not vault:
             return

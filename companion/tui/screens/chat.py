@@ -18,8 +18,7 @@ from textual.widgets import Input, Markdown, OptionList, Static
 from textual.widgets.markdown import MarkdownStream
 from textual.widgets.option_list import Option
 
-from companion import drafts
-from companion.activity import chat
+from companion.activity import chat, drafts
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.journal import offer_forget
@@ -185,8 +184,7 @@ class ChatScreen(DataScreen):
 
     @work(exclusive=True, group="coach")
     async def converse(self, session_id: int, text: str, save_user: bool) -> None:
-        from companion import crisis
-        from companion.coach import service
+        from companion.coach import crisis, service
 
         box = self.query_one("#conversation", VerticalScroll)
         reply = Markdown("", classes="message assistant")
@@ -228,9 +226,9 @@ class ChatScreen(DataScreen):
         self.close_session()
         self.refresh_data()
         self.query_one("#message", Input).focus()
-        from companion.coach import providers
+        from companion import llm
 
-        if providers.configured(self.vault) is not None:
+        if llm.configured(self.vault) is not None:
             session = chat.start(self.vault, "", self.off_record_next)
             self.session_id, self.off_record_next = session.id, False
             self.refresh_data()

@@ -15,8 +15,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Button, Collapsible, Input, Label, Select, Static
 
-from companion import clock, drafts, profile
-from companion.activity import checkins, progress
+from companion import clock
+from companion.activity import checkins, drafts, profile, progress
 from companion.coach import safety
 from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen

@@ -103,16 +103,16 @@ class ImportScreen(Dialog):
 
     @on(Button.Pressed, "#learn")
     def learn(self) -> None:
-        from companion.coach import providers
+        from companion import llm
         from companion.importers.run import learning_estimate, release_imports
         from companion.tui.screens.modals import ConfirmScreen
 
         vault = self.app.vault  # type: ignore[attr-defined]
-        config = providers.configured(vault, "extraction")
-        if config is None:
-            self.query_one("#report", Static).update(providers.OFFLINE_HELP)
+        gateway = llm.configured(vault, "extraction")
+        if gateway is None:
+            self.query_one("#report", Static).update(llm.OFFLINE_HELP)
             return
-        estimate = learning_estimate(vault, config.model)
+        estimate = learning_estimate(vault, gateway.model)
 
         def go(yes: bool | None) -> None:
             if yes:
@@ -127,7 +127,7 @@ class ImportScreen(Dialog):
         self.app.push_screen(
             ConfirmScreen(
                 f"Learn from {estimate.entries:,} imported entries? That sends about "
-                f"{estimate.input_tokens:,} tokens in {estimate.calls} call(s) to {config.model}, "
+                f"{estimate.input_tokens:,} tokens in {estimate.calls} call(s) to {gateway.model}, "
                 f"about ${estimate.cost_usd:.2f}.",
                 "Learn from it",
                 "Not now",

@@ -13,8 +13,8 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
-from companion import clock, drafts
-from companion.activity import journal
+from companion import clock
+from companion.activity import drafts, journal
 from companion.coach import safety
 from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen

@@ -13,7 +13,8 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion import clock, profile, settings
+from companion import clock
+from companion.activity import profile
 from companion.errors import CompanionError
 from companion.memory import fresh_start, store
 from companion.memory.apply import PENDING_KEY
@@ -25,6 +26,7 @@ from companion.tui.screens.modals import (
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
+from companion.vault import settings
 from companion.vault.models import Fact
 
 

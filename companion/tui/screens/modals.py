@@ -355,7 +355,7 @@ class SosScreen(Dialog):
     )
 
     def compose(self) -> ComposeResult:
-        from companion import crisis
+        from companion.coach import crisis
 
         config = getattr(self.app, "config", None)
         from companion.config import Config
@@ -374,7 +374,7 @@ class SosScreen(Dialog):
         vault = getattr(self.app, "vault", None)
         if vault is None:
             return ""
-        from companion import profile
+        from companion.activity import profile
 
         prof = profile.load(vault)
         parts = []

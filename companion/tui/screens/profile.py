@@ -9,7 +9,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from companion import drafts, profile
+from companion.activity import drafts, profile
 from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import visible

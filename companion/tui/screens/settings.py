@@ -12,10 +12,11 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select, Static
 
 from companion import config as app_config
-from companion import drafts, settings
+from companion.activity import drafts
 from companion.config import CrisisLine
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import EditorScreen, TextScreen
+from companion.vault import settings
 
 THEMES = [("Dark", "textual-dark"), ("Light", "textual-light")]
 PROVIDERS = [
@@ -179,7 +180,7 @@ class SettingsScreen(DataScreen):
         self.loaded = self.form()
 
     def show_prompt_status(self) -> None:
-        from companion import prompts
+        from companion.llm import prompts
 
         custom = prompts.override_path("extraction.md").is_file()
         self.query_one("#prompt-status", Static).update(
@@ -190,7 +191,7 @@ class SettingsScreen(DataScreen):
 
     @on(Button.Pressed, "#edit-prompt")
     def action_edit_prompt(self) -> None:
-        from companion import prompts
+        from companion.llm import prompts
 
         def save(text: str | None) -> None:
             if text is None:
@@ -205,7 +206,7 @@ class SettingsScreen(DataScreen):
 
     @on(Button.Pressed, "#reset-prompt")
     def action_reset_prompt(self) -> None:
-        from companion import prompts
+        from companion.llm import prompts
 
         prompts.override_path("extraction.md").unlink(missing_ok=True)
         self.notify("Extraction prompt reset to the one Companion ships.")
@@ -217,7 +218,7 @@ class SettingsScreen(DataScreen):
 
     @on(Button.Pressed, "#show-ledger")
     def action_ledger(self) -> None:
-        from companion import ledger
+        from companion.llm import ledger
 
         calls = ledger.calls(self.vault, 100)
         lines = [

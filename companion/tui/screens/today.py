@@ -13,8 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Label, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
-from companion import clock, profile
-from companion.activity import checkins, journal, progress
+from companion import clock
+from companion.activity import checkins, journal, profile, progress
 from companion.memory import followups
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import literal, one_line

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from companion.paths import config_dir
 
-SOURCE_TREE = Path(__file__).resolve().parent.parent / "prompts"
+SOURCE_TREE = Path(__file__).resolve().parents[2] / "prompts"
 
 
 def shipped_path(name: str) -> Path:

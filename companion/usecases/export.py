@@ -10,8 +10,8 @@ import io
 import json
 from typing import Any
 
-from companion import __version__, clock, profile
-from companion.activity import chat, checkins, journal
+from companion import __version__, clock
+from companion.activity import chat, checkins, journal, profile
 from companion.errors import RecordDamaged
 from companion.memory import store
 from companion.vault import Vault

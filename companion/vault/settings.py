@@ -1,12 +1,13 @@
-"""Settings kept inside the vault (sealed), such as the API key and the chat model."""
+"""Settings kept inside the vault, sealed: the coach's provider, models and API key, and the
+few values other layers keep here (each names its own key). Defaults are listed once, here."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from companion import clock
-from companion.vault import Vault
 from companion.vault.models import Setting
+from companion.vault.store import Vault
 
 PROVIDERS = ("anthropic", "local", "none")
 DEFAULTS: dict[str, Any] = {
