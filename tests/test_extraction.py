@@ -11,7 +11,8 @@ from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.llm import configured, ledger
 from companion.memory import extraction, store
-from companion.memory.apply import PENDING_KEY, enforce_size_cap
+from companion.memory.apply import enforce_size_cap
+from companion.memory.pending import PENDING_KEY
 from companion.vault import settings
 from companion.vault.models import ChatMessage, DailyMemory, ExtractionRun, Fact, JournalEntry
 from tests.extraction_helpers import answer

@@ -97,7 +97,7 @@ def test_a_session_file_kept_aside_opens_nothing_after_a_key_change(vault) -> No
     for change in (
         lambda: vault.change_passphrase("another passphrase entirely"),
         vault.new_recovery_key,
-        lambda: vault.rekey("another passphrase entirely"),
+        lambda: vault.rekey("another passphrase entirely", []),
     ):
         change()
         assert not path.exists()

@@ -7,7 +7,7 @@ import asyncio
 
 from companion.activity import journal
 from companion.memory import store
-from companion.memory.apply import PENDING_KEY
+from companion.memory.pending import PENDING_KEY
 from companion.tui.screens.journal import JournalScreen
 from companion.tui.screens.modals import ConfirmScreen, TextScreen
 from companion.vault import Vault, settings

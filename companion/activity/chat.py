@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -88,25 +89,27 @@ def add_message(
     return Message(rid, session_id, role, content, moment, incomplete)
 
 
+def _message(vault: Vault, row: ChatMessage, tolerant: bool = True) -> Message:
+    """A message; damaged, it shows as a placeholder (``tolerant``) or raises."""
+    try:
+        data = vault.unseal(ChatMessage, row.id, row.payload)
+    except RecordDamaged:
+        if not tolerant:
+            raise
+        data = {"content": f"[Message {row.id} is damaged and cannot be read.]"}
+    return Message(
+        row.id,
+        row.session_id,
+        row.role,
+        str(data.get("content", "")),
+        clock.parse_stamp(row.created_at),
+        bool(data.get("incomplete", False)),
+    )
+
+
 def messages(vault: Vault, session_id: int) -> list[Message]:
     rows = ChatMessage.select().where(ChatMessage.session == session_id).order_by(ChatMessage.id)
-    result = []
-    for row in rows:
-        try:
-            data = vault.unseal(ChatMessage, row.id, row.payload)
-        except RecordDamaged:
-            data = {"content": f"[Message {row.id} is damaged and cannot be read.]"}
-        result.append(
-            Message(
-                row.id,
-                session_id,
-                row.role,
-                str(data.get("content", "")),
-                clock.parse_stamp(row.created_at),
-                bool(data.get("incomplete", False)),
-            )
-        )
-    return result
+    return [_message(vault, row) for row in rows]
 
 
 def last_activity(session: Session) -> datetime:
@@ -141,3 +144,80 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
     """Off the record: kept in history, never memorized, recalled or extracted."""
     _session_row(session_id)
     vault.update(ChatSession, session_id, off_record=off_record)
+
+
+def off_record_ids() -> set[int]:
+    """Sessions kept out of memory, from a plaintext flag (no decryption)."""
+    rows = ChatSession.select(ChatSession.id).where(ChatSession.off_record == 1).tuples()
+    return {sid for (sid,) in rows}
+
+
+def completed_between(start: str, end: str) -> int:
+    """Sessions on the record that ended in [start, end) (stored stamps)."""
+    return int(
+        ChatSession.select()
+        .where(
+            (ChatSession.ended_at >= start)
+            & (ChatSession.ended_at < end)
+            & (ChatSession.off_record == 0)
+        )
+        .count()
+    )
+
+
+def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
+    """(id, session id, stored stamp, content) of every message, off the record included
+    (the user may search all their words), read without building views; a damaged one reads
+    as empty."""
+    fields = (ChatMessage.id, ChatMessage.session, ChatMessage.created_at, ChatMessage.payload)
+    for rid, session_id, stamp, sealed in ChatMessage.select(*fields).tuples():
+        try:
+            content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
+        except RecordDamaged:
+            content = ""
+        yield rid, session_id, stamp, content
+
+
+def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:
+    """What the user said on the record since ``since``, except in session ``leave_out``."""
+    rows = (
+        ChatMessage.select()
+        .join(ChatSession)
+        .where(
+            (ChatSession.off_record == 0)
+            & (ChatMessage.created_at >= clock.stamp(since))
+            & (ChatMessage.role == "user")
+            & (ChatMessage.session != leave_out)
+        )
+    )
+    return _intact(vault, rows)
+
+
+def unmemorized(vault: Vault) -> list[Message]:
+    """Messages extraction has not read, off-the-record sessions left out."""
+    rows = (
+        ChatMessage.select(ChatMessage, ChatSession)
+        .join(ChatSession)
+        .where((ChatMessage.memorized == 0) & (ChatSession.off_record == 0))
+    )
+    return _intact(vault, rows)
+
+
+def _intact(vault: Vault, rows: Iterable[ChatMessage]) -> list[Message]:
+    """Messages that read; a damaged one is left out (never recalled or sent to a model)."""
+    found = []
+    for row in rows:
+        try:
+            found.append(_message(vault, row, tolerant=False))
+        except RecordDamaged:
+            continue
+    return found
+
+
+def mark_memorized(message_ids: list[int]) -> None:
+    ChatMessage.update(memorized=True).where(ChatMessage.id.in_(message_ids)).execute()
+
+
+def mark_all_unmemorized(vault: Vault) -> int:
+    with vault.transaction():
+        return int(ChatMessage.update(memorized=False).execute())

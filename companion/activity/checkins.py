@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from companion import clock
-from companion.errors import InvalidInput
+from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
 from companion.vault.models import CheckIn
 
@@ -33,6 +34,8 @@ class CheckInView:
     date: date
     values: dict[str, Any] = field(default_factory=dict)
     memorized: bool = False
+    updated_at: str = ""
+    """The stored stamp of the last save, to notice an edit made while a model read it."""
 
     def get(self, name: str) -> Any:
         return self.values.get(name)
@@ -138,6 +141,7 @@ def _view(vault: Vault, row: CheckIn) -> CheckInView:
         date.fromisoformat(row.date),
         vault.unseal(CheckIn, row.id, row.payload),
         bool(row.memorized),
+        row.updated_at,
     )
 
 
@@ -157,3 +161,46 @@ def between(vault: Vault, first: date, last: date) -> list[CheckInView]:
 
 def all_checkins(vault: Vault) -> list[CheckInView]:
     return [_view(vault, row) for row in CheckIn.select().order_by(CheckIn.date)]
+
+
+def dates() -> list[date]:
+    """Every day with a check-in, from plaintext dates (no decryption)."""
+    return [date.fromisoformat(d) for (d,) in CheckIn.select(CheckIn.date).tuples()]
+
+
+def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, str]]:
+    """(id, day, note) of every check-in with a note, from ``first`` on; a damaged check-in
+    is skipped so the rest still read."""
+    rows = CheckIn.select(CheckIn.id, CheckIn.date, CheckIn.payload).order_by(CheckIn.date)
+    if first is not None:
+        rows = rows.where(CheckIn.date >= first.isoformat())
+    for rid, day, sealed in rows.tuples():
+        try:
+            note = vault.unseal(CheckIn, rid, sealed).get("note")
+        except RecordDamaged:
+            continue
+        if note:
+            yield rid, date.fromisoformat(day), str(note)
+
+
+def unmemorized(vault: Vault) -> list[CheckInView]:
+    """Check-ins extraction has not read; a damaged one is never sent (verify names it)."""
+    found = []
+    for row in CheckIn.select().where(CheckIn.memorized == 0):
+        try:
+            found.append(_view(vault, row))
+        except RecordDamaged:
+            continue
+    return found
+
+
+def mark_memorized(checkin_id: int, updated_at: str) -> None:
+    """Memorized, unless the check-in changed after ``updated_at`` (it is learned again)."""
+    CheckIn.update(memorized=True).where(
+        (CheckIn.id == checkin_id) & (CheckIn.updated_at == updated_at)
+    ).execute()
+
+
+def mark_all_unmemorized(vault: Vault) -> int:
+    with vault.transaction():
+        return int(CheckIn.update(memorized=False).execute())

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
+from companion.vault.crypto import Sealer
 from companion.vault.models import JournalEntry
 
 TEXT_LIMIT = 5 * 1024 * 1024  # characters; a 1 MB paste is well inside
@@ -25,6 +27,8 @@ class Entry:
     tags: list[str] = field(default_factory=list)
     starred: bool = False
     memorized: bool = False
+    updated_at: str = ""
+    """The stored stamp of the last save, to notice an edit made while a model read the entry."""
 
     @property
     def headline(self) -> str:
@@ -63,9 +67,24 @@ def _check(text: str, title: str) -> None:
         raise InvalidInput(f"the title is {len(title):,} characters; the limit is {TITLE_LIMIT}.")
 
 
+def _fingerprint(sealer: Sealer, moment: datetime, title: str, text: str) -> str:
+    words = "\n".join(part for part in (title.strip(), text.strip()) if part)
+    return sealer.mac("journal", moment.astimezone().strftime("%Y-%m-%dT%H:%M"), words)
+
+
 def fingerprint(vault: Vault, moment: datetime, title: str, text: str) -> str:
-    """A keyed hash of when and what, to notice an entry imported twice (reveals nothing)."""
-    return vault.sealer.entry_fingerprint(moment, title, text)
+    """A keyed hash of when (to the local minute) and what, to notice an entry imported twice;
+    it reveals nothing (docs/vault-format.md)."""
+    return _fingerprint(vault.sealer, moment, title, text)
+
+
+def refingerprint(sealer: Sealer) -> None:
+    """The vault's rekey hook: fingerprints are keyed, so they follow the new key."""
+    for row in JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload):
+        data = sealer.open(JournalEntry.kind(), row.id, row.payload)
+        title, text = str(data.get("title", "")), str(data.get("text", ""))
+        mark = _fingerprint(sealer, clock.parse_stamp(row.created_at), title, text)
+        JournalEntry.update(fingerprint=mark).where(JournalEntry.id == row.id).execute()
 
 
 def add(
@@ -154,6 +173,7 @@ def view(vault: Vault, row: JournalEntry, tolerant: bool = True) -> Entry:
         list(data.get("tags", [])),  # type: ignore[arg-type]
         bool(row.starred),
         bool(row.memorized),
+        row.updated_at,
     )
 
 
@@ -173,3 +193,97 @@ def newest(vault: Vault, limit: int = 50, offset: int = 0) -> list[Entry]:
 
 def count() -> int:
     return JournalEntry.select().count()
+
+
+def everything(vault: Vault) -> list[Entry]:
+    """Every entry, oldest first (damaged ones as placeholders), for export."""
+    return [view(vault, row) for row in JournalEntry.select().order_by(JournalEntry.created_at)]
+
+
+def written_since(vault: Vault, since: datetime) -> list[Entry]:
+    """Entries written at or after ``since`` (damaged ones left out)."""
+    rows = JournalEntry.select().where(JournalEntry.created_at >= clock.stamp(since))
+    return [e for e in (view(vault, row) for row in rows) if e.text != DAMAGED]
+
+
+def on_this_day(vault: Vault, today: date, limit: int = 8) -> list[Entry]:
+    """Entries written on this day of the month in earlier months and years."""
+    rows = (
+        JournalEntry.select()
+        .where(
+            JournalEntry.local_date.endswith(f"-{today.day:02d}")
+            & (JournalEntry.local_date < today.isoformat())
+        )
+        .order_by(JournalEntry.local_date.desc())
+        .limit(limit)
+    )
+    return [view(vault, row) for row in rows]
+
+
+def search_documents(vault: Vault) -> Iterator[tuple[int, str, str, str, list[str]]]:
+    """(id, stored stamp, title, text, tags) of every entry, read without building views (the
+    search index reads 10,000 of them); a damaged one reads as empty, so the rest still do."""
+    rows = JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload)
+    for rid, stamp, sealed in rows.tuples():
+        try:
+            data = vault.unseal(JournalEntry, rid, sealed)
+        except RecordDamaged:
+            data = {}
+        tags = data.get("tags") or []
+        title, text = str(data.get("title", "")), str(data.get("text", ""))
+        yield rid, stamp, title, text, [str(t) for t in tags]
+
+
+# -- what extraction reads and marks -----------------------------------------------------
+
+
+def unmemorized(vault: Vault) -> list[Entry]:
+    """Entries extraction has not read; a damaged one is never sent (verify names it)."""
+    rows = JournalEntry.select().where(JournalEntry.memorized == 0)
+    return [e for e in (view(vault, row) for row in rows) if e.text != DAMAGED]
+
+
+def mark_memorized(entry_id: int, updated_at: str) -> None:
+    """Memorized, unless the entry was edited after ``updated_at`` (it is learned again)."""
+    JournalEntry.update(memorized=True).where(
+        (JournalEntry.id == entry_id) & (JournalEntry.updated_at == updated_at)
+    ).execute()
+
+
+def mark_all_unmemorized(vault: Vault) -> int:
+    """Everything becomes new to extraction again (after a fresh start, on request)."""
+    with vault.transaction():
+        return int(JournalEntry.update(memorized=False).execute())
+
+
+# -- imported history ----------------------------------------------------------------------
+
+
+def fingerprints() -> set[str]:
+    return {fp for (fp,) in JournalEntry.select(JournalEntry.fingerprint).tuples() if fp}
+
+
+def backfill_fingerprints(vault: Vault) -> None:
+    """Entries written before fingerprints existed get one, so re-imports still match them."""
+    with vault.transaction():
+        for row in JournalEntry.select().where(JournalEntry.fingerprint.is_null()):
+            entry = view(vault, row)
+            JournalEntry.update(
+                fingerprint=fingerprint(vault, entry.created_at, entry.title, entry.text)
+            ).where(JournalEntry.id == row.id).execute()
+
+
+def imported_unlearned(vault: Vault) -> list[Entry]:
+    """Imported entries kept from extraction until the user asks to learn from them."""
+    rows = JournalEntry.select().where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
+    return [view(vault, row) for row in rows]
+
+
+def release_imports(vault: Vault) -> int:
+    """Let extraction read imported entries (they were kept from it until now)."""
+    with vault.transaction():
+        return int(
+            JournalEntry.update(memorized=False)
+            .where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
+            .execute()
+        )

@@ -72,14 +72,43 @@ def load(vault: Vault) -> dict[str, Any]:
     return vault.unseal(Profile, 1, row.payload) if row else {}
 
 
+def _save(vault: Vault, whole: dict[str, Any]) -> None:
+    sealed = vault.sealer.seal(Profile.kind(), 1, whole)
+    Profile.insert(id=1, updated_at=clock.stamp(), payload=sealed).on_conflict_replace().execute()
+
+
 def update(vault: Vault, changes: dict[str, Any]) -> dict[str, Any]:
     """Apply changed fields (``None`` clears one) and return the whole profile."""
     clean = {name: coerce(name, value) for name, value in changes.items()}
     with vault.transaction():
         current = load(vault)
         merged = {k: v for k, v in {**current, **clean}.items() if v is not None}
-        sealed = vault.sealer.seal(Profile.kind(), 1, merged)
-        Profile.insert(
-            id=1, updated_at=clock.stamp(), payload=sealed
-        ).on_conflict_replace().execute()
+        _save(vault, merged)
     return merged
+
+
+def log_slip(vault: Vault, day: date) -> dict[str, Any]:
+    """Count again from ``day``, without shame: the previous run stays in the history."""
+    if day > clock.today():
+        raise InvalidInput("a slip cannot be logged in the future.")
+    with vault.transaction():
+        current = load(vault)
+        history = list(current.get("recovery_history", []))
+        start = current.get("recovery_start_date")
+        if start:
+            history.append(
+                {
+                    "start": start,
+                    "end": day.isoformat(),
+                    "days": (day - date.fromisoformat(start)).days,
+                }
+            )
+        current.update(recovery_start_date=day.isoformat(), recovery_history=history)
+        _save(vault, current)
+    return current
+
+
+def erase(vault: Vault) -> bool:
+    """Remove the profile (a fresh start that includes it); True when there was one."""
+    with vault.transaction():
+        return bool(Profile.delete().execute())

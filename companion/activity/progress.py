@@ -1,17 +1,10 @@
-"""Counting what matters: days sober, milestones, check-in streaks, and a slip logged without
-shame (the old start date stays in history)."""
+"""Counting what matters: days sober, milestones and check-in streaks."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, timedelta
 from typing import Any
-
-from companion import clock
-from companion.activity import profile
-from companion.errors import InvalidInput
-from companion.vault import Vault
-from companion.vault.models import CheckIn, Profile
 
 MILESTONES = (1, 7, 30, 60, 90, 180, 365)
 
@@ -55,31 +48,3 @@ def longest_streak(days: Iterable[date]) -> int:
         run = run + 1 if previous and day - previous == timedelta(days=1) else 1
         best, previous = max(best, run), day
     return best
-
-
-def checkin_dates() -> list[date]:
-    return [date.fromisoformat(d) for (d,) in CheckIn.select(CheckIn.date).tuples()]
-
-
-def log_slip(vault: Vault, day: date) -> dict[str, Any]:
-    """Reset the recovery start date to ``day``, keeping the previous run in history."""
-    if day > clock.today():
-        raise InvalidInput("a slip cannot be logged in the future.")
-    with vault.transaction():
-        current = profile.load(vault)
-        history = list(current.get("recovery_history", []))
-        start = current.get("recovery_start_date")
-        if start:
-            history.append(
-                {
-                    "start": start,
-                    "end": day.isoformat(),
-                    "days": (day - date.fromisoformat(start)).days,
-                }
-            )
-        current.update(recovery_start_date=day.isoformat(), recovery_history=history)
-        sealed = vault.sealer.seal(Profile.kind(), 1, current)
-        Profile.insert(
-            id=1, updated_at=clock.stamp(), payload=sealed
-        ).on_conflict_replace().execute()
-    return current

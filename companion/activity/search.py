@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from companion import clock
-from companion.errors import RecordDamaged
+from companion.activity import chat, checkins, journal
 from companion.vault import Vault
 
 
@@ -31,19 +30,6 @@ def _snippet(text: str, needle: str, width: int = 80) -> str:
     return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
 
 
-class _Tolerant:
-    """Opens payloads, treating a damaged one as empty: one bad record must not hide the rest."""
-
-    def __init__(self, sealer: Any) -> None:
-        self.sealer = sealer
-
-    def open(self, kind: str, rid: int, sealed: bytes) -> dict[str, Any]:
-        try:
-            return self.sealer.open(kind, rid, sealed)
-        except RecordDamaged:
-            return {}
-
-
 def _breathe(counter: int) -> None:
     """Give up the GIL now and then: built in a worker thread, the index must not make
     typing in the UI thread stutter."""
@@ -59,23 +45,15 @@ class SearchIndex:
     @classmethod
     def build(cls, vault: Vault) -> SearchIndex:
         index = cls()
-        conn, sealer = vault.conn, _Tolerant(vault.sealer)
-        for rid, stamp, sealed in conn.execute("SELECT id, created_at, payload FROM journal_entry"):
-            data = sealer.open("journal_entry", rid, sealed)
-            tags = [str(t) for t in data.get("tags", [])]  # type: ignore[union-attr]
-            title, text = str(data.get("title", "")), str(data.get("text", ""))
+        for rid, stamp, title, text, tags in journal.search_documents(vault):
+            _breathe(rid)
             index.put_journal(rid, stamp, title, text, tags, replace=False)
-        for rid, day, sealed in conn.execute("SELECT id, date, payload FROM checkin"):
-            note = sealer.open("checkin", rid, sealed).get("note")
+        for rid, day, note in checkins.notes(vault):
             _breathe(rid)
-            if note:
-                index.add("checkin", rid, day, str(note))
-        for rid, session_id, stamp, sealed in conn.execute(
-            "SELECT id, session_id, created_at, payload FROM chat_message"
-        ):
-            content = sealer.open("chat_message", rid, sealed).get("content", "")
+            index.add("checkin", rid, day.isoformat(), note)
+        for rid, session_id, stamp, content in chat.search_documents(vault):
             _breathe(rid)
-            index.add("chat", rid, stamp, str(content), session_id)
+            index.add("chat", rid, stamp, content, session_id)
         return index
 
     def add(self, kind: str, rid: int, when: str, text: str, session_id: int | None = None) -> None:

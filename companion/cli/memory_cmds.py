@@ -337,7 +337,8 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
     import asyncio
 
     from companion import llm
-    from companion.importers.run import learning_estimate, release_imports
+    from companion.activity import journal
+    from companion.importers.run import learning_estimate
     from companion.memory import extraction
 
     with unlocked(args) as vault:
@@ -359,7 +360,7 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
             if input("Go ahead? (yes/no) ").strip().lower() not in ("y", "yes"):
                 print("nothing was sent")
                 return 0
-        release_imports(vault)
+        journal.release_imports(vault)
         result = asyncio.run(
             extraction.extract(
                 vault, gateway, force=True, progress=lambda s: print(s, file=sys.stderr)

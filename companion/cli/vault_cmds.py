@@ -11,8 +11,9 @@ from pathlib import Path
 from companion.cli import secrets
 from companion.cli.common import unlocked, vault_paths
 from companion.errors import EX_DATAERR, InvalidInput, VaultDamaged
+from companion.usecases import keys
 from companion.vault import Vault, session
-from companion.vault.maintenance import VerifyReport, restore, verify_backup, verify_connection
+from companion.vault.maintenance import VerifyReport, restore, verify, verify_backup
 from companion.vault.store import read_header
 
 RECOVERY_WARNING = """
@@ -137,7 +138,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         report = verify_backup(Path(args.backup), paths, secrets.passphrase(args.passphrase_file))
         return print_report(report)
     with unlocked(args) as vault:
-        return print_report(verify_connection(vault.conn, vault.sealer))
+        return print_report(verify(vault))
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -190,8 +191,7 @@ def cmd_rekey(args: argparse.Namespace) -> int:
     paths = vault_paths(args)
     vault = Vault.unlock(paths, passphrase)
     try:
-        vault.backup("pre-rekey")
-        key = vault.rekey(passphrase)
+        key = keys.rekey(vault, passphrase)
     finally:
         vault.close()
     print(

@@ -20,7 +20,6 @@ from companion.coach import recall
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
 from companion.memory import followups, store
 from companion.vault import Vault
-from companion.vault.models import ChatSession, SessionSummary
 
 HEADER = "## What You Know About This User"
 LINE_LIMIT = 220
@@ -79,44 +78,27 @@ def current_facts(vault: Vault) -> list[store.FactView]:
     return [f for f in store.live_facts(vault) if not f.expired(now)]
 
 
-def unexpired(column: Any) -> Any:
-    """Rows whose tier TTL has not run out (expired ones stay in history, out of context)."""
-    return column.is_null() | (column > clock.stamp())
-
-
-def recent_summaries(vault: Vault, limit: int = 3) -> list[tuple[Any, dict[str, Any]]]:
-    """The last sessions' summaries (off-the-record sessions have none to give)."""
-    rows = (
-        SessionSummary.select()
-        .join(ChatSession)
-        .where((ChatSession.off_record == 0) & unexpired(SessionSummary.expires_at))
-        .order_by(SessionSummary.updated_at.desc())
-        .limit(limit)
-    )
-    return [(row, vault.unseal(SessionSummary, row.id, row.payload)) for row in rows]
-
-
-def momentum_lines(vault: Vault, today: date) -> list[str]:
+def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]) -> list[str]:
     lines = []
-    streak = progress.streak(progress.checkin_dates(), today)
+    streak = progress.streak(checkins.dates(), today)
     if streak:
         lines.append(f"Check-in streak: {streak} days")
     newest = store.newest_daily_memory(vault)
     if newest:
-        row, memory = newest
+        info, memory = newest
         told = " ".join(
             str(memory.get(k) or "")
             for k in ("conversation_summary", "journal_summary", "checkin_summary")
         ).strip()
         if told:
-            lines.append(f"Daily memory {row.date}: {told}")
+            lines.append(f"Daily memory {info.date}: {told}")
         if memory.get("emotional_state"):
-            lines.append(f"Emotional state ({row.date}): {memory['emotional_state']}")
+            lines.append(f"Emotional state ({info.date}): {memory['emotional_state']}")
         lines += [f"Pattern: {p}" for p in memory.get("notable_patterns") or []]
-    for row, data in recent_summaries(vault):
-        outcome = data.get("outcome") or data.get("summary_text")
+    for summary in summaries:
+        outcome = summary.content.get("outcome") or summary.content.get("summary_text")
         if outcome:
-            lines.append(f"Session {clock.parse_stamp(row.updated_at):%Y-%m-%d}: {outcome}")
+            lines.append(f"Session {summary.updated_at:%Y-%m-%d}: {outcome}")
     for c in reversed(checkins.between(vault, today - timedelta(days=6), today)):
         v = c.values
         parts = [f"{k} {v[k]}/10" for k in ("mood", "cravings") if k in v]
@@ -130,11 +112,14 @@ def momentum_lines(vault: Vault, today: date) -> list[str]:
     return lines
 
 
-def cue_lines(vault: Vault, cues: list[store.FactView]) -> list[str]:
+def cue_lines(
+    vault: Vault, cues: list[store.FactView], summaries: list[store.SummaryView]
+) -> list[str]:
     lines = [f"Cue: {f.text}" for f in cues]
     lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
-    for _, data in recent_summaries(vault):
-        lines += [f"Open thread: {thread}" for thread in data.get("open_threads", [])]
+    for summary in summaries:
+        threads = summary.content.get("open_threads") or []
+        lines += [f"Open thread: {thread}" for thread in threads]
     return lines
 
 
@@ -163,11 +148,13 @@ def build(
     essentials = profile_lines(prof, today) + [f"{f.text} (pinned)" for f in pinned]
     fact_lines = [f"({f.category}) {f.text}" for f in others]
     relevant = relevant_lines(vault, message, current_session)
+    summaries = store.session_summaries(vault, limit=3)
+    cues = [f for f in current if f.category == "cue"]
     ordered = [
         ("Profile", essentials),
         ("Facts", fact_lines),
-        ("Recent momentum", momentum_lines(vault, today)),
-        ("Conversation cues", cue_lines(vault, [f for f in current if f.category == "cue"])),
+        ("Recent momentum", momentum_lines(vault, today, summaries)),
+        ("Conversation cues", cue_lines(vault, cues, summaries)),
         ("Relevant memories", relevant),
     ]
     return fit(ordered, budget, reserve_relevant=recall.is_recall_question(message))

@@ -4,7 +4,10 @@ care and point to help."""
 
 from __future__ import annotations
 
-from companion.activity import profile
+from datetime import timedelta
+
+from companion import clock
+from companion.activity import checkins, journal, profile
 from companion.coach import context, safety
 from companion.llm import prompts
 from companion.vault import Vault
@@ -31,17 +34,9 @@ def build(
 
 def recent_crisis(vault: Vault, hours: int = 24) -> bool:
     """Crisis words in a journal entry or check-in note of the last day reach the coach too."""
-    from datetime import timedelta
-
-    from companion import clock
-    from companion.activity import checkins
-    from companion.vault.models import JournalEntry
-
     since = clock.now() - timedelta(hours=hours)
-    rows = JournalEntry.select().where(JournalEntry.created_at >= clock.stamp(since))
-    for row in rows:
-        data = vault.unseal(JournalEntry, row.id, row.payload)
-        if safety.detect(f"{data.get('title', '')} {data.get('text', '')}"):
+    for entry in journal.written_since(vault, since):
+        if safety.detect(f"{entry.title} {entry.text}"):
             return True
     for day in {clock.today(), since.date()}:
         view = checkins.get(vault, day)

@@ -9,15 +9,9 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from companion import clock
+from companion.activity import chat, checkins, journal
+from companion.memory import store
 from companion.vault import Vault
-from companion.vault.models import (
-    ChatMessage,
-    ChatSession,
-    CheckIn,
-    DailyMemory,
-    JournalEntry,
-    SessionSummary,
-)
 
 RECALL = re.compile(
     r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"
@@ -98,8 +92,7 @@ def recall(
         if score or (span and not words):
             found.append((score, Memory(day, kind, " ".join(text.split())[:240])))
 
-    for row in DailyMemory.select().where(DailyMemory.date >= first.isoformat()):
-        data = vault.unseal(DailyMemory, row.id, row.payload)
+    for info, data in store.daily_memories(vault, first):
         text = " ".join(
             str(data.get(k) or "")
             for k in (
@@ -109,39 +102,18 @@ def recall(
                 "emotional_state",
             )
         )
-        consider(date.fromisoformat(row.covering_to), "daily memory", text)
-    on_record = ChatSession.off_record == 0
-    fresh = SessionSummary.expires_at.is_null() | (SessionSummary.expires_at > clock.stamp())
-    for row in SessionSummary.select().join(ChatSession).where(on_record & fresh):
-        data = vault.unseal(SessionSummary, row.id, row.payload)
-        summary = str(data.get("summary_text", ""))
-        consider(clock.parse_stamp(row.updated_at).date(), "session", summary)
-    since = clock.stamp(
-        clock.now().replace(year=first.year, month=first.month, day=first.day, hour=0, minute=0)
+        consider(date.fromisoformat(info.covering_to), "daily memory", text)
+    for summary in store.session_summaries(vault):
+        text = str(summary.content.get("summary_text", ""))
+        consider(summary.updated_at.date(), "session", text)
+    since = clock.now().replace(
+        year=first.year, month=first.month, day=first.day, hour=0, minute=0, second=0, microsecond=0
     )
-    for row in JournalEntry.select().where(JournalEntry.created_at >= since):
-        data = vault.unseal(JournalEntry, row.id, row.payload)
-        consider(
-            date.fromisoformat(row.local_date),
-            "journal",
-            f"{data.get('title', '')} {data.get('text', '')}".strip(),
-        )
-    for row in CheckIn.select().where(CheckIn.date >= first.isoformat()):
-        note = vault.unseal(CheckIn, row.id, row.payload).get("note")
-        if note:
-            consider(date.fromisoformat(row.date), "check-in note", str(note))
-    messages = (
-        ChatMessage.select()
-        .join(ChatSession)
-        .where(
-            (ChatSession.off_record == 0)
-            & (ChatMessage.created_at >= since)
-            & (ChatMessage.role == "user")
-            & (ChatMessage.session != current_session)
-        )
-    )
-    for row in messages:
-        content = vault.unseal(ChatMessage, row.id, row.payload).get("content", "")
-        consider(clock.parse_stamp(row.created_at).date(), "you said in chat", str(content))
+    for entry in journal.written_since(vault, since):
+        consider(entry.created_at.date(), "journal", f"{entry.title} {entry.text}".strip())
+    for _id, day, note in checkins.notes(vault, first):
+        consider(day, "check-in note", note)
+    for message in chat.said_since(vault, since, leave_out=current_session):
+        consider(message.created_at.date(), "you said in chat", message.content)
     found.sort(key=lambda item: (-item[0], -item[1].day.toordinal(), item[1].kind))
     return [memory for _, memory in found[:limit]]

@@ -16,7 +16,6 @@ from companion.llm import Gateway, OnText, Request, configured
 from companion.llm.provider import emit
 from companion.memory import followups, store
 from companion.vault import Vault
-from companion.vault.models import Fact, SessionSummary
 
 HISTORY_LIMIT = 24
 CHAT_MAX_TOKENS = 1024
@@ -64,11 +63,8 @@ def capture_from(vault: Vault, message: chat.Message) -> list[str]:
 
 
 def _forgotten(vault: Vault) -> set[tuple[str, str]]:
-    pairs = set()
-    for row in Fact.select().where(Fact.deleted == 1):
-        view = store.fact_view(vault, row)
-        pairs.update((view.text.lower(), ev) for ev in view.evidence)
-    return pairs
+    """(text, evidence) of every fact the user deleted: not to be captured again."""
+    return {(f.text.lower(), ref) for f in store.deleted_facts(vault) for ref in f.evidence}
 
 
 def history(vault: Vault, session_id: int) -> list[dict[str, str]]:
@@ -183,7 +179,7 @@ def close_session(vault: Vault, session_id: int) -> None:
     if session.ended_at is None:
         last = chat.last_activity(session)
         chat.end(vault, session_id, last if clock.now() - last > IDLE_CLOSE else None)
-    if session.off_record or SessionSummary.get_or_none(SessionSummary.session == session_id):
+    if session.off_record or store.has_summary(session_id):
         return
     messages = chat.messages(vault, session_id)
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)

@@ -10,7 +10,6 @@ from datetime import datetime
 from companion.activity import journal
 from companion.errors import CompanionError
 from companion.vault import Vault
-from companion.vault.models import JournalEntry
 
 BATCH = 500
 Progress = Callable[[int, int], None]
@@ -53,17 +52,6 @@ class MalformedFile(CompanionError):
     exit_code = 65
 
 
-def backfill_fingerprints(vault: Vault) -> None:
-    """Entries written before fingerprints existed get one, so re-imports still match them."""
-    rows = JournalEntry.select().where(JournalEntry.fingerprint.is_null())
-    with vault.transaction():
-        for row in rows:
-            entry = journal.view(vault, row)
-            JournalEntry.update(
-                fingerprint=journal.fingerprint(vault, entry.created_at, entry.title, entry.text)
-            ).where(JournalEntry.id == row.id).execute()
-
-
 def save(
     vault: Vault,
     entries: Iterable[Incoming],
@@ -71,8 +59,8 @@ def save(
     progress: Progress | None = None,
     total: int = 0,
 ) -> Report:
-    backfill_fingerprints(vault)
-    seen = {fp for (fp,) in JournalEntry.select(JournalEntry.fingerprint).tuples() if fp}
+    journal.backfill_fingerprints(vault)
+    seen = journal.fingerprints()
     batch: list[Incoming] = []
 
     def flush() -> None:

@@ -7,10 +7,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion.activity import journal, profile
 from companion.importers import common, dayone, jrnl, markdown
 from companion.llm import pricing
+from companion.memory import extraction, store
 from companion.vault import Vault
-from companion.vault.models import JournalEntry
 
 KINDS = {"jrnl": jrnl.parse, "dayone": dayone.parse, "markdown": markdown.parse}
 
@@ -33,18 +34,15 @@ class Estimate:
 
 def learning_estimate(vault: Vault, model: str) -> Estimate:
     """What "learn from my imported history" would send: entries, tokens, calls, cost."""
-    from companion.memory import extraction
-
-    rows = JournalEntry.select().where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
-    size = 0
-    for row in rows:
-        data = vault.unseal(JournalEntry, row.id, row.payload)
-        size += len(json.dumps(data, ensure_ascii=False)) // 4 + 30
+    waiting = journal.imported_unlearned(vault)
+    size = sum(
+        len(json.dumps({"title": e.title, "text": e.text, "tags": e.tags}, ensure_ascii=False))
+        // 4
+        + 30
+        for e in waiting
+    )
     budget = extraction.input_budget(vault)
     calls = max(1, -(-size // budget)) if size else 0
-    from companion.activity import profile
-    from companion.memory import store
-
     context = sum(len(f.text) + 60 for f in store.live_facts(vault)) + len(
         json.dumps(profile.load(vault), ensure_ascii=False)
     )
@@ -52,14 +50,4 @@ def learning_estimate(vault: Vault, model: str) -> Estimate:
     overhead = (len(extraction.system_prompt()) + 8000 + context) // 4
     tokens = size + calls * overhead
     output = calls * 800
-    return Estimate(rows.count(), tokens, calls, pricing.cost(model, tokens, output))
-
-
-def release_imports(vault: Vault) -> int:
-    """Let extraction read imported entries (they were kept from it until now)."""
-    with vault.transaction():
-        return (
-            JournalEntry.update(memorized=False)
-            .where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
-            .execute()
-        )
+    return Estimate(len(waiting), tokens, calls, pricing.cost(model, tokens, output))

@@ -15,6 +15,11 @@ from companion.llm.tokens import CLAUDE_BUDGET
 if TYPE_CHECKING:
     import anthropic
 
+def preload() -> None:
+    """Import the SDK now (about a second), in a thread, so the first message does not wait."""
+    import anthropic  # noqa: F401
+
+
 RETRYABLE = {"408", "409", "429", "500", "502", "503", "504", "529", "timeout", "connection"}
 
 

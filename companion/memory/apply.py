@@ -9,15 +9,13 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from companion import clock
-from companion.activity import profile
-from companion.memory import followups, store
+from companion.activity import chat, checkins, journal, profile
+from companion.memory import followups, pending, store, urges
 from companion.memory.gather import Chunk
+from companion.memory.pending import CONFIRM_FIELDS
 from companion.memory.schema import Output
-from companion.vault import Vault, settings
-from companion.vault.models import ChatMessage, CheckIn, Fact, JournalEntry, UrgeEvent
+from companion.vault import Vault
 
-CONFIRM_FIELDS = ("recovery_start_date", "recovery_focus")
-PENDING_KEY = "pending_profile_changes"
 SIZE_CAP = 50 * 1024
 CUE_TRIGGER_COUNT = 5
 
@@ -50,7 +48,7 @@ def apply_chunk(
     user_refs = chunk.user_refs
     with vault.transaction():
         live = {f.id: f for f in store.live_facts(vault)}
-        deleted_evidence = _deleted_evidence(vault)
+        deleted_evidence = {ref for f in store.deleted_facts(vault) for ref in f.evidence}
         by_text = {_norm(f.text): f for f in live.values()}
 
         def usable(evidence: list[str], what: str) -> list[str]:
@@ -68,13 +66,14 @@ def apply_chunk(
                 continue
             same = by_text.get(_norm(item["text"]))
             if same is not None:  # a duplicate: merge the evidence
-                merged = sorted(set(same.evidence) | set(evidence))
-                vault.update(Fact, same.id, {"text": same.text, "evidence": merged})
+                store.merge_evidence(vault, same, evidence)
                 continue
             new_id = store.add_fact(
                 vault, item["text"], item["category"], item["tier"], "learned", evidence
             )
-            by_text[_norm(item["text"])] = store.fact_view(vault, Fact.get_by_id(new_id))
+            added = store.get_fact(vault, new_id)
+            if added is not None:
+                by_text[_norm(item["text"])] = added
             counts.added += 1
             counts.changes.append(f"+ {item['text']}")
         for item in data["facts"]["update"]:
@@ -88,8 +87,7 @@ def apply_chunk(
             evidence = usable(item["evidence"], f"update of fact {item['id']}")
             if not evidence or _norm(item["text"]) == _norm(target.text):
                 continue
-            closed = Fact.update(valid_until=clock.stamp()).where(Fact.id == target.id)
-            closed.execute()
+            store.close_fact(target.id)
             store.add_fact(
                 vault,
                 item["text"],
@@ -112,7 +110,7 @@ def apply_chunk(
                 continue
             if not usable(item["evidence"], f"removal of fact {item['id']}"):
                 continue
-            Fact.update(valid_until=clock.stamp()).where(Fact.id == target.id).execute()
+            store.close_fact(target.id)
             counts.removed += 1
             counts.changes.append(f"- {target.text}")
         for item in data["sessions"]:
@@ -129,16 +127,7 @@ def apply_chunk(
         for item in data["urges"]:
             if usable(item["evidence"], "an urge"):
                 when = datetime.fromisoformat(item["when"])
-                vault.insert(
-                    UrgeEvent,
-                    {
-                        k: item.get(k)
-                        for k in ("trigger", "strategy", "outcome", "intensity", "evidence")
-                    },
-                    occurred_at=clock.stamp(when if when.tzinfo else when.astimezone()),
-                    created_at=clock.stamp(),
-                    extraction_run=run_id,
-                )
+                urges.add(vault, when if when.tzinfo else when.astimezone(), item, run_id)
         _relapse_cues(vault, chunk)
         _trigger_cues(vault)
         _mark(chunk)
@@ -149,18 +138,11 @@ def apply_chunk(
         enforce_size_cap(vault)
 
 
-def _deleted_evidence(vault: Vault) -> set[str]:
-    refs: set[str] = set()
-    for row in Fact.select().where(Fact.deleted == 1):
-        refs.update(store.fact_view(vault, row).evidence)
-    return refs
-
-
 def _profile(
     vault: Vault, updates: list[dict[str, Any]], user_refs: set[str], counts: Counts
 ) -> None:
     current = profile.load(vault)
-    pending = list(settings.get(vault, PENDING_KEY, []) or [])
+    proposed: list[dict[str, Any]] = []
     changes: dict[str, Any] = {}
     for item in updates:
         if not [e for e in item["evidence"] if e in user_refs]:
@@ -174,7 +156,7 @@ def _profile(
         if value == current.get(item["field"]):
             continue
         if item["field"] in CONFIRM_FIELDS:
-            pending.append({"field": item["field"], "value": value, "evidence": item["evidence"]})
+            proposed.append({"field": item["field"], "value": value, "evidence": item["evidence"]})
             continue
         changes[item["field"]] = value
         if item["field"] == "sponsor" and current.get("sponsor"):
@@ -187,8 +169,7 @@ def _profile(
             _cue(vault, f"Stopped going to {current['fellowship']}: ask what led to that.")
     if changes:
         profile.update(vault, changes)
-    if pending:
-        settings.put(vault, PENDING_KEY, pending)
+    pending.propose(vault, proposed)
 
 
 def _cue(vault: Vault, text: str) -> None:
@@ -202,11 +183,8 @@ def _relapse_cues(vault: Vault, chunk: Chunk) -> None:
             streak = 0
             cursor = day - timedelta(days=1)
             while True:
-                row = CheckIn.get_or_none(CheckIn.date == cursor.isoformat())
-                if (
-                    row is None
-                    or vault.unseal(CheckIn, row.id, row.payload).get("sober") is not True
-                ):
+                earlier = checkins.get(vault, cursor)
+                if earlier is None or earlier.get("sober") is not True:
                     break
                 streak += 1
                 cursor -= timedelta(days=1)
@@ -219,12 +197,7 @@ def _relapse_cues(vault: Vault, chunk: Chunk) -> None:
 
 
 def _trigger_cues(vault: Vault) -> None:
-    since = clock.stamp(clock.now() - timedelta(days=30))
-    counts: dict[str, int] = {}
-    for row in UrgeEvent.select().where(UrgeEvent.occurred_at >= since):
-        label = vault.unseal(UrgeEvent, row.id, row.payload).get("trigger")
-        if label:
-            counts[str(label)] = counts.get(str(label), 0) + 1
+    counts = urges.trigger_counts(vault, clock.now() - timedelta(days=30))
     existing = {f.text for f in store.live_facts(vault) if f.category == "cue"}
     for label, count in counts.items():
         text = (
@@ -237,18 +210,16 @@ def _trigger_cues(vault: Vault) -> None:
 
 def _mark(chunk: Chunk) -> None:
     """Memorized, unless the row was edited while the model was reading it."""
+    said = []
     for item in chunk.items:
         kind, rid = item.ref.split(":")
         if kind == "journal_entry":
-            JournalEntry.update(memorized=True).where(
-                (JournalEntry.id == int(rid)) & (JournalEntry.updated_at == item.updated_at)
-            ).execute()
+            journal.mark_memorized(int(rid), item.updated_at)
         elif kind == "checkin":
-            CheckIn.update(memorized=True).where(
-                (CheckIn.id == int(rid)) & (CheckIn.updated_at == item.updated_at)
-            ).execute()
+            checkins.mark_memorized(int(rid), item.updated_at)
         else:
-            ChatMessage.update(memorized=True).where(ChatMessage.id == int(rid)).execute()
+            said.append(int(rid))
+    chat.mark_memorized(said)
 
 
 def enforce_size_cap(vault: Vault, cap: int = SIZE_CAP) -> int:
@@ -269,7 +240,7 @@ def enforce_size_cap(vault: Vault, cap: int = SIZE_CAP) -> int:
             (f for f in facts if f.category == largest and not f.pinned),
             key=lambda f: (f.created_at, f.id),
         )
-        Fact.update(valid_until=clock.stamp()).where(Fact.id == oldest.id).execute()
+        store.close_fact(oldest.id)
         facts.remove(oldest)
         total -= len(oldest.text.encode())
         retired += 1

@@ -20,7 +20,6 @@ from companion.memory import gather, store
 from companion.memory.apply import Counts, apply_chunk
 from companion.memory.schema import TOOL, InvalidOutput, Output, validate
 from companion.vault import Vault, settings
-from companion.vault.models import ExtractionRun
 
 MAX_TOKENS = 4096
 Progress = Callable[[str], None]
@@ -43,7 +42,7 @@ class Result:
 def needs_run(vault: Vault) -> bool:
     """The unlock rule: no DailyMemory yet, or the newest is from before today."""
     newest = store.newest_daily_memory(vault)
-    return newest is None or newest[0].date < clock.today().isoformat()
+    return newest is None or newest.info.date < clock.today().isoformat()
 
 
 def input_budget(vault: Vault) -> int:
@@ -100,19 +99,13 @@ def _merge(daily: dict[str, Any], data: dict[str, Any], chunk: gather.Chunk) -> 
 def _carried_over(vault: Vault) -> dict[str, Any]:
     """The summaries of chunks a failed run already saved, so today's memory covers them."""
     latest = store.latest_run(vault)
-    if latest is None or latest[0].status == "done" or not latest[1].get("partial"):
+    if latest is None or latest.info.status == "done" or not latest.details.get("partial"):
         return {}
-    daily = dict(latest[1]["partial"])
+    daily = dict(latest.details["partial"])
     for key in ("covering_from", "covering_to"):
         if isinstance(daily.get(key), str):
             daily[key] = date.fromisoformat(daily[key])
     return daily
-
-
-def _interrupted(vault: Vault) -> None:
-    """A run left "running" belongs to a process that died: record it as interrupted."""
-    for row in ExtractionRun.select().where(ExtractionRun.status == "running"):
-        store.finish_run(vault, row.id, "failed", {"reason": "interrupted (the app stopped)"})
 
 
 async def extract(
@@ -130,7 +123,7 @@ async def extract(
     if not items:
         return result
     daily = _carried_over(vault)
-    _interrupted(vault)
+    store.close_interrupted_runs(vault)
     run_id = store.start_run(vault)
     parts = gather.chunks(items, input_budget(vault))
     system = system_prompt()
@@ -138,7 +131,7 @@ async def extract(
     carried: dict[str, Any] = {}  # summaries of chunks already saved, for a later run
 
     def note(step: str) -> None:
-        vault.update(ExtractionRun, run_id, {"progress": step, "partial": carried})
+        store.note_run(vault, run_id, {"progress": step, "partial": carried})
 
     try:
         for number, chunk in enumerate(parts, 1):

@@ -61,3 +61,8 @@ def mark_done(vault: Vault, follow_up_id: int) -> None:
         )
     if not updated:
         raise InvalidInput(f"there is no follow-up {follow_up_id}.")
+
+
+def erase_all(vault: Vault) -> int:
+    with vault.transaction():
+        return int(FollowUp.delete().execute())

@@ -8,20 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.vault import Vault, backup
-from companion.vault.models import (
-    ChatMessage,
-    CheckIn,
-    DailyMemory,
-    ExtractionRun,
-    Fact,
-    FollowUp,
-    JournalEntry,
-    Profile,
-    SessionSummary,
-    Setting,
-    UrgeEvent,
-)
+from companion.activity import chat, checkins, journal, profile
+from companion.memory import followups, store, urges
+from companion.memory.pending import PENDING_KEY
+from companion.vault import Vault, backup, settings
 
 CONFIRM_WORD = "forget"
 
@@ -38,24 +28,29 @@ class Erased:
 
 def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = False) -> Erased:
     with vault.transaction():
-        facts = Fact.delete().execute()
-        followups = FollowUp.delete().execute()
-        memories = DailyMemory.delete().execute()
-        summaries = SessionSummary.delete().execute()
-        ExtractionRun.delete().execute()
-        UrgeEvent.delete().execute()
-        Setting.delete().where(Setting.key == "pending_profile_changes").execute()
-        removed_profile = bool(Profile.delete().execute()) if profile_too else False
+        learned = store.erase_all(vault)
+        follow_ups = followups.erase_all(vault)
+        urges.erase_all(vault)
+        settings.remove(vault, PENDING_KEY)
+        removed_profile = profile.erase(vault) if profile_too else False
     # secure_delete zeroes the freed pages; a checkpoint moves that into the main file.
     vault.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     removed_backups = backup.delete_all(vault.paths) if backups_too else 0
-    return Erased(facts, memories, summaries, followups, removed_profile, removed_backups)
+    return Erased(
+        learned.facts,
+        learned.daily_memories,
+        learned.session_summaries,
+        follow_ups,
+        removed_profile,
+        removed_backups,
+    )
 
 
 def relearn_history(vault: Vault) -> int:
     """Mark all activity unmemorized, so the next extraction learns from it again."""
     with vault.transaction():
-        return sum(
-            model.update(memorized=False).execute()
-            for model in (JournalEntry, CheckIn, ChatMessage)
+        return (
+            journal.mark_all_unmemorized(vault)
+            + checkins.mark_all_unmemorized(vault)
+            + chat.mark_all_unmemorized(vault)
         )

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from companion import clock
-from companion.activity import profile
+from companion.activity import chat, checkins, journal, profile
 from companion.memory import store
 from companion.vault import Vault
-from companion.vault.models import ChatMessage, ChatSession, CheckIn, JournalEntry, SessionSummary
 
 DEFAULT_INPUT_BUDGET = 24_000  # tokens of activity per call; a setting, so tests can shrink it
 
@@ -53,58 +52,51 @@ class Chunk:
         return {i.session_id for i in self.items if i.session_id is not None}
 
 
-def _local(stamp: str) -> str:
-    return clock.parse_stamp(stamp).isoformat(timespec="minutes")
+def _local(moment: datetime) -> str:
+    return moment.isoformat(timespec="minutes")
 
 
 def unmemorized(vault: Vault) -> list[Item]:
     items: list[Item] = []
-    for row in JournalEntry.select().where(JournalEntry.memorized == 0):
-        data = vault.unseal(JournalEntry, row.id, row.payload)
+    for entry in journal.unmemorized(vault):
         items.append(
             Item(
-                f"journal_entry:{row.id}",
-                _local(row.created_at),
+                f"journal_entry:{entry.id}",
+                _local(entry.created_at),
                 {
                     "kind": "journal entry",
-                    "title": data.get("title", ""),
-                    "text": data.get("text", ""),
-                    "tags": data.get("tags", []),
+                    "title": entry.title,
+                    "text": entry.text,
+                    "tags": entry.tags,
                 },
                 True,
-                row.updated_at,
+                entry.updated_at,
             )
         )
-    for row in CheckIn.select().where(CheckIn.memorized == 0):
-        data = vault.unseal(CheckIn, row.id, row.payload)
+    for checkin in checkins.unmemorized(vault):
+        day = checkin.date.isoformat()
         items.append(
             Item(
-                f"checkin:{row.id}",
-                f"{row.date}T21:00",
-                {"kind": "check-in", "date": row.date, **data},
+                f"checkin:{checkin.id}",
+                f"{day}T21:00",
+                {"kind": "check-in", "date": day, **checkin.values},
                 True,
-                row.updated_at,
+                checkin.updated_at,
             )
         )
-    rows = (
-        ChatMessage.select(ChatMessage, ChatSession)
-        .join(ChatSession)
-        .where((ChatMessage.memorized == 0) & (ChatSession.off_record == 0))
-    )
-    for row in rows:
-        content = vault.unseal(ChatMessage, row.id, row.payload).get("content", "")
+    for message in chat.unmemorized(vault):
         items.append(
             Item(
-                f"chat_message:{row.id}",
-                _local(row.created_at),
+                f"chat_message:{message.id}",
+                _local(message.created_at),
                 {
                     "kind": "chat message",
-                    "session_id": row.session_id,
-                    "role": row.role,
-                    "text": content,
+                    "session_id": message.session_id,
+                    "role": message.role,
+                    "text": message.content,
                 },
-                row.role == "user",
-                session_id=row.session_id,
+                message.role == "user",
+                session_id=message.session_id,
             )
         )
     for item in items:
@@ -146,9 +138,8 @@ def document(vault: Vault, chunk: Chunk) -> dict[str, Any]:
         }
         for f in store.live_facts(vault)
     ]
-    previous = {}
-    for row in SessionSummary.select().where(SessionSummary.session.in_(list(chunk.sessions))):
-        previous[str(row.session_id)] = vault.unseal(SessionSummary, row.id, row.payload)
+    summaries = store.summaries_of(vault, list(chunk.sessions))
+    previous = {str(sid): content for sid, content in summaries.items()}
     return {
         "today": now.date().isoformat(),
         "timezone": now.tzname() or "",

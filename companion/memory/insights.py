@@ -13,11 +13,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from companion import clock
-from companion.activity import checkins, progress
+from companion.activity import chat, checkins, progress
 from companion.errors import InvalidInput
+from companion.memory import store, urges
 from companion.memory.vocabulary import strategy_label, trigger_label
 from companion.vault import Vault
-from companion.vault.models import ChatSession, SessionSummary, UrgeEvent
 
 
 def week_bounds(week: str | None) -> tuple[date, date, str]:
@@ -85,35 +85,18 @@ def weekly(vault: Vault, week: str | None = None) -> Week:
         if now is not None and before is not None:
             setattr(result, attr, round(now - before, 1))
     result.streak_at_week_end = progress.streak(
-        [d for d in progress.checkin_dates() if d <= sunday], sunday
+        [d for d in checkins.dates() if d <= sunday], sunday
     )
     start, end = (
         clock.stamp(datetime.combine(monday, datetime.min.time()).astimezone()),
         clock.stamp(datetime.combine(sunday + timedelta(days=1), datetime.min.time()).astimezone()),
     )
-    result.sessions_completed = (
-        ChatSession.select()
-        .where(
-            (ChatSession.ended_at >= start)
-            & (ChatSession.ended_at < end)
-            & (ChatSession.off_record == 0)
-        )
-        .count()
-    )
-    urges: list[dict[str, Any]] = []
-    for row in UrgeEvent.select().where(
-        (UrgeEvent.occurred_at >= start) & (UrgeEvent.occurred_at < end)
-    ):
-        urges.append(
-            {
-                **vault.unseal(UrgeEvent, row.id, row.payload),
-                "at": clock.parse_stamp(row.occurred_at),
-            }
-        )
+    result.sessions_completed = chat.completed_between(start, end)
+    seen = urges.between(vault, start, end)
     for c in this_week:  # check-ins with urge fields count too, mapped to labels
         v = c.values
         if any(k in v for k in ("urge_intensity", "trigger", "strategy")):
-            urges.append(
+            seen.append(
                 {
                     "trigger": trigger_label(v.get("trigger", "")),
                     "strategy": strategy_label(v.get("strategy", "")),
@@ -124,26 +107,24 @@ def weekly(vault: Vault, week: str | None = None) -> Week:
                     .replace(hour=20),
                 }
             )
-    intensities = [float(u["intensity"]) for u in urges if u.get("intensity") is not None]
-    for row in SessionSummary.select().where(
-        (SessionSummary.updated_at >= start) & (SessionSummary.updated_at < end)
-    ):
-        value = vault.unseal(SessionSummary, row.id, row.payload).get("urge_intensity")
+    intensities = [float(u["intensity"]) for u in seen if u.get("intensity") is not None]
+    for summary in store.summaries_updated_between(vault, start, end):
+        value = summary.content.get("urge_intensity")
         if isinstance(value, int):
             intensities.append(float(value))
     result.average_urge_intensity = _average(intensities)
-    triggers = Counter(str(u["trigger"]) for u in urges if u.get("trigger"))
+    triggers = Counter(str(u["trigger"]) for u in seen if u.get("trigger"))
     result.common_triggers = triggers.most_common()
     tried: dict[str, list[bool]] = {}
-    for u in urges:
+    for u in seen:
         if u.get("strategy") and u.get("outcome"):
             tried.setdefault(str(u["strategy"]), []).append(u["outcome"] == "urge_passed")
     result.strategy_success = sorted(
         ((name, round(sum(wins) / len(wins), 2), len(wins)) for name, wins in tried.items()),
         key=lambda item: (-item[1], -item[2], item[0]),
     )
-    result.vulnerable_times_of_day = Counter(part_of_day(u["at"]) for u in urges).most_common()
-    result.vulnerable_days = Counter(u["at"].strftime("%A") for u in urges).most_common()
+    result.vulnerable_times_of_day = Counter(part_of_day(u["at"]) for u in seen).most_common()
+    result.vulnerable_days = Counter(u["at"].strftime("%A") for u in seen).most_common()
     return result
 
 

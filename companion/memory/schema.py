@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from companion.memory.vocabulary import OUTCOMES, STRATEGIES, TRIGGERS
 from companion.activity.profile import FIELDS as PROFILE_FIELDS
+from companion.memory.vocabulary import OUTCOMES, STRATEGIES, TRIGGERS
 
 CATEGORIES = (
     "identity",

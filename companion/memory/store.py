@@ -1,14 +1,18 @@
-"""Storage for learned memory. Facts are never silently destroyed: an edit closes the old
-version (``valid_until``) and links the new one through ``supersedes``."""
+"""Storage for learned memory: facts, daily memories, session summaries and extraction runs,
+each sealed; the queries the coach, extraction and the screens need live here too.
+
+Facts are never silently destroyed: an edit closes the old version (``valid_until``) and links
+the new one through ``supersedes``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion import clock
-from companion.errors import InvalidInput
+from companion.activity import chat
+from companion.errors import InvalidInput, RecordDamaged
 from companion.vault import Vault
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
@@ -33,6 +37,39 @@ class FactView:
 
     def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
+
+
+@dataclass(frozen=True)
+class DailyInfo:
+    id: int
+    date: str
+    covering_from: str
+    covering_to: str
+
+
+class DailyMemoryView(NamedTuple):
+    info: DailyInfo
+    content: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    id: int
+    status: str  # running | done | failed
+    started_at: str
+    finished_at: str | None
+
+
+class RunView(NamedTuple):
+    info: RunInfo
+    details: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SummaryView:
+    session_id: int
+    updated_at: datetime
+    content: dict[str, Any]
 
 
 def _expiry(tier: str) -> str | None:
@@ -97,6 +134,44 @@ def live_facts(vault: Vault) -> list[FactView]:
     return [fact_view(vault, row) for row in rows.order_by(Fact.category, Fact.id)]
 
 
+def all_facts(vault: Vault) -> list[FactView]:
+    """Every fact not deleted, history included (damaged ones left out), for export."""
+    return _readable(
+        Fact.select().where(Fact.deleted == 0).order_by(Fact.id), lambda r: fact_view(vault, r)
+    )
+
+
+def deleted_facts(vault: Vault) -> list[FactView]:
+    """Facts the user deleted: kept so the same evidence never teaches them again."""
+    return [fact_view(vault, row) for row in Fact.select().where(Fact.deleted == 1)]
+
+
+def get_fact(vault: Vault, fact_id: int) -> FactView | None:
+    row = Fact.get_or_none(Fact.id == fact_id)
+    return fact_view(vault, row) if row is not None else None
+
+
+def history(vault: Vault, fact_id: int) -> list[FactView]:
+    """The fact and the versions it replaced, newest first."""
+    versions = []
+    row = Fact.get_or_none(Fact.id == fact_id)
+    while row is not None:
+        versions.append(fact_view(vault, row))
+        row = Fact.get_or_none(Fact.id == row.supersedes_id) if row.supersedes_id else None
+    return versions
+
+
+def close_fact(fact_id: int) -> None:
+    """No longer in force (an update, a contradiction, the size cap): kept in history."""
+    Fact.update(valid_until=clock.stamp()).where(Fact.id == fact_id).execute()
+
+
+def merge_evidence(vault: Vault, fact: FactView, evidence: list[str]) -> None:
+    """A fact learned again from more words: one fact, every source."""
+    merged = sorted(set(fact.evidence) | set(evidence))
+    vault.update(Fact, fact.id, {"text": fact.text, "evidence": merged})
+
+
 def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> int:
     """Close the old version and add the new one, linked; returns the new id."""
     old = Fact.get_or_none(Fact.id == fact_id)
@@ -104,7 +179,7 @@ def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> i
         raise InvalidInput(f"there is no live fact {fact_id}.")
     with vault.transaction():
         previous = fact_view(vault, old)
-        Fact.update(valid_until=clock.stamp()).where(Fact.id == fact_id).execute()
+        close_fact(fact_id)
         return add_fact(
             vault,
             text,
@@ -138,9 +213,22 @@ def add_daily_memory(
     )
 
 
-def newest_daily_memory(vault: Vault) -> tuple[DailyMemory, dict[str, Any]] | None:
+def _daily(vault: Vault, row: DailyMemory) -> DailyMemoryView:
+    info = DailyInfo(row.id, row.date, row.covering_from, row.covering_to)
+    return DailyMemoryView(info, vault.unseal(DailyMemory, row.id, row.payload))
+
+
+def newest_daily_memory(vault: Vault) -> DailyMemoryView | None:
     row = DailyMemory.select().order_by(DailyMemory.date.desc(), DailyMemory.id.desc()).first()
-    return (row, vault.unseal(DailyMemory, row.id, row.payload)) if row else None
+    return _daily(vault, row) if row else None
+
+
+def daily_memories(vault: Vault, first: date | None = None) -> list[DailyMemoryView]:
+    """Daily memories dated ``first`` or later (all by default), oldest first."""
+    rows = DailyMemory.select().order_by(DailyMemory.date)
+    if first is not None:
+        rows = rows.where(DailyMemory.date >= first.isoformat())
+    return _readable(rows, lambda r: _daily(vault, r))
 
 
 def put_session_summary(
@@ -166,12 +254,66 @@ def put_session_summary(
         return int(row.id)
 
 
+def _unexpired(column: Any) -> Any:
+    return column.is_null() | (column > clock.stamp())
+
+
+def _summary(vault: Vault, row: SessionSummary) -> SummaryView:
+    content = vault.unseal(SessionSummary, row.id, row.payload)
+    return SummaryView(row.session_id, clock.parse_stamp(row.updated_at), content)
+
+
+def session_summaries(
+    vault: Vault,
+    limit: int | None = None,
+    on_record: bool = True,
+    fresh: bool = True,
+) -> list[SummaryView]:
+    """Newest first. ``on_record``: off-the-record sessions left out (they have none to give
+    anyway); ``fresh``: summaries past their tier's TTL left out."""
+    rows = SessionSummary.select().order_by(SessionSummary.updated_at.desc())
+    if fresh:
+        rows = rows.where(_unexpired(SessionSummary.expires_at))
+    if on_record:
+        rows = rows.where(SessionSummary.session.not_in(list(chat.off_record_ids())))
+    if limit is not None:
+        rows = rows.limit(limit)
+    return _readable(rows, lambda r: _summary(vault, r))
+
+
+def summaries_updated_between(vault: Vault, start: str, end: str) -> list[SummaryView]:
+    rows = SessionSummary.select().where(
+        (SessionSummary.updated_at >= start) & (SessionSummary.updated_at < end)
+    )
+    return _readable(rows, lambda r: _summary(vault, r))
+
+
+def summaries_of(vault: Vault, session_ids: list[int]) -> dict[int, dict[str, Any]]:
+    rows = SessionSummary.select().where(SessionSummary.session.in_(session_ids))
+    return {view.session_id: view.content for view in (_summary(vault, r) for r in rows)}
+
+
+def has_summary(session_id: int) -> bool:
+    return SessionSummary.get_or_none(SessionSummary.session == session_id) is not None
+
+
 def start_run(vault: Vault) -> int:
     return vault.insert(ExtractionRun, {}, started_at=clock.stamp(), status="running")
 
 
+def note_run(vault: Vault, run_id: int, details: dict[str, Any]) -> None:
+    """Progress of a run still going (what the panel shows, what a failure carries on)."""
+    vault.update(ExtractionRun, run_id, details)
+
+
 def finish_run(vault: Vault, run_id: int, status: str, details: dict[str, Any]) -> None:
     vault.update(ExtractionRun, run_id, details, status=status, finished_at=clock.stamp())
+
+
+def close_interrupted_runs(vault: Vault) -> None:
+    """A run left "running" belongs to a process that died: record it as interrupted."""
+    for row in ExtractionRun.select().where(ExtractionRun.status == "running"):
+        finish_run(vault, row.id, "failed", {"reason": "interrupted (the app stopped)"})
 
 
 def set_pinned(vault: Vault, fact_id: int, pinned: bool) -> None:
@@ -180,9 +322,12 @@ def set_pinned(vault: Vault, fact_id: int, pinned: bool) -> None:
         Fact.update(pinned=pinned, updated_at=clock.stamp()).where(Fact.id == fact_id).execute()
 
 
-def latest_run(vault: Vault) -> tuple[ExtractionRun, dict[str, Any]] | None:
+def latest_run(vault: Vault) -> RunView | None:
     row = ExtractionRun.select().order_by(ExtractionRun.id.desc()).first()
-    return (row, vault.unseal(ExtractionRun, row.id, row.payload)) if row else None
+    if row is None:
+        return None
+    info = RunInfo(row.id, row.status, row.started_at, row.finished_at)
+    return RunView(info, vault.unseal(ExtractionRun, row.id, row.payload))
 
 
 SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
@@ -191,3 +336,34 @@ SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
 def facts_citing(vault: Vault, refs: set[str]) -> list[FactView]:
     """Live facts learned from any of ``refs`` (offered for deletion with their source)."""
     return [f for f in live_facts(vault) if refs & set(f.evidence)]
+
+
+@dataclass
+class Erased:
+    facts: int
+    daily_memories: int
+    session_summaries: int
+
+
+def erase_all(vault: Vault) -> Erased:
+    """Everything learned goes (a fresh start): facts with their history, daily memories,
+    session summaries and extraction runs."""
+    with vault.transaction():
+        erased = Erased(
+            Fact.delete().execute(),
+            DailyMemory.delete().execute(),
+            SessionSummary.delete().execute(),
+        )
+        ExtractionRun.delete().execute()
+    return erased
+
+
+def _readable(rows: Any, show: Any) -> list[Any]:
+    """Every record that reads; a damaged one is left out (`companion verify` names it)."""
+    out = []
+    for row in rows:
+        try:
+            out.append(show(row))
+        except RecordDamaged:
+            continue
+    return out

@@ -236,7 +236,9 @@ class CompanionApp(App[None]):
     def preload_sdk(self) -> None:
         """The anthropic SDK takes a second or two to import; pay that here, in a thread,
         rather than on the first message."""
-        import anthropic  # noqa: F401
+        from companion.llm import claude
+
+        claude.preload()
 
     @work(thread=True, exclusive=True, group="backup")
     def after_unlock(self) -> None:

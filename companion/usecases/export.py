@@ -15,31 +15,24 @@ from companion.activity import chat, checkins, journal, profile
 from companion.errors import RecordDamaged
 from companion.memory import store
 from companion.vault import Vault
-from companion.vault.models import DailyMemory, Fact, JournalEntry, SessionSummary
 
 FORMATS = ("json", "markdown", "csv", "jrnl")
 
 
-def _readable(rows: Any, show: Any) -> list[Any]:
-    """Every record that reads; a damaged one is left out (`companion verify` names it)."""
-    out = []
-    for row in rows:
-        try:
-            out.append(show(row))
-        except RecordDamaged:
-            continue
-    return out
+def _profile(vault: Vault) -> dict[str, Any]:
+    try:
+        return profile.load(vault)
+    except RecordDamaged:  # left out; `companion verify` names it
+        return {}
 
 
 def collect(vault: Vault) -> dict[str, Any]:
-    entries = [
-        journal.view(vault, r) for r in JournalEntry.select().order_by(JournalEntry.created_at)
-    ]
+    entries = journal.everything(vault)
     sessions = sorted(chat.sessions(vault, limit=10**9), key=lambda s: s.started_at)
     return {
         "exported_at": clock.now().isoformat(timespec="seconds"),
         "companion_version": __version__,
-        "profile": (_readable([1], lambda _: profile.load(vault)) or [{}])[0],
+        "profile": _profile(vault),
         "checkins": [
             {"date": c.date.isoformat(), **c.values} for c in checkins.all_checkins(vault)
         ],
@@ -87,23 +80,24 @@ def collect(vault: Vault) -> dict[str, Any]:
                 else None,
                 "supersedes": f.supersedes,
             }
-            for f in _readable(
-                Fact.select().where(Fact.deleted == 0), lambda r: store.fact_view(vault, r)
+            for f in store.all_facts(vault)
+        ],
+        "daily_memories": [
+            {
+                "date": info.date,
+                "covering_from": info.covering_from,
+                "covering_to": info.covering_to,
+                **content,
+            }
+            for info, content in store.daily_memories(vault)
+        ],
+        "session_summaries": [
+            {"session_id": s.session_id, **s.content}
+            for s in sorted(
+                store.session_summaries(vault, on_record=False, fresh=False),
+                key=lambda s: s.session_id,
             )
         ],
-        "daily_memories": _readable(
-            DailyMemory.select().order_by(DailyMemory.date),
-            lambda r: {
-                "date": r.date,
-                "covering_from": r.covering_from,
-                "covering_to": r.covering_to,
-                **vault.unseal(DailyMemory, r.id, r.payload),
-            },
-        ),
-        "session_summaries": _readable(
-            SessionSummary.select(),
-            lambda r: {"session_id": r.session_id, **vault.unseal(SessionSummary, r.id, r.payload)},
-        ),
     }
 
 
@@ -202,7 +196,6 @@ def render(vault: Vault, fmt: str) -> str:
     if fmt == "jrnl":
         from companion.importers import jrnl as jrnl_format
 
-        rows = JournalEntry.select().order_by(JournalEntry.created_at)
-        return jrnl_format.render([journal.view(vault, row) for row in rows])
+        return jrnl_format.render(journal.everything(vault))
     data = collect(vault)
     return {"json": to_json, "markdown": to_markdown, "csv": to_csv}[fmt](data)

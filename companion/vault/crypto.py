@@ -17,7 +17,6 @@ import struct
 import time
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
 
 from argon2.low_level import Type, hash_secret_raw
 from cryptography.exceptions import InvalidTag
@@ -279,12 +278,6 @@ class Sealer:
         if not isinstance(value, dict):
             raise RecordDamaged(kind, record_id)
         return value
-
-    def entry_fingerprint(self, moment: datetime, title: str, text: str) -> str:
-        """A journal entry's keyed hash of when (to the minute, local) and what, to notice one
-        imported twice; documented in docs/vault-format.md."""
-        words = "\n".join(part for part in (title.strip(), text.strip()) if part)
-        return self.mac("journal", moment.astimezone().strftime("%Y-%m-%dT%H:%M"), words)
 
     def mac(self, *parts: str) -> str:
         """A keyed hash of content (to notice edits or duplicates) that reveals nothing."""

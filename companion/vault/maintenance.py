@@ -15,7 +15,7 @@ from companion.vault import backup, keys, session
 from companion.vault.crypto import Sealer
 from companion.vault.lock import VaultLock
 from companion.vault.models import SEALED_TABLES
-from companion.vault.store import check_file, read_header
+from companion.vault.store import Vault, check_file, read_header
 
 
 @dataclass
@@ -46,6 +46,11 @@ def verify_connection(conn: sqlite3.Connection, sealer: Sealer) -> VerifyReport:
                 report.damaged.append((table, str(rid)))
         report.counts[table] = count
     return report
+
+
+def verify(vault: Vault) -> VerifyReport:
+    """Every record of the open vault, decrypted and authenticated."""
+    return verify_connection(vault.conn, vault.sealer)
 
 
 def verify_backup(file: Path, paths: VaultPaths, passphrase: str) -> VerifyReport:

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import json
 import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import peewee as pw
 
-from companion import clock
 from companion.errors import (
     DiskFull,
     VaultDamaged,
@@ -36,6 +34,8 @@ from companion.vault.lock import VaultLock
 from companion.vault.models import HeaderRow, Record, db
 
 log = logging.getLogger("companion.vault")
+
+RekeyHook = Callable[[Sealer], None]
 
 PRAGMAS = {
     "journal_mode": "wal",
@@ -320,8 +320,11 @@ class Vault:
         self.header = header
         return crypto.format_recovery_key(recovery_key)
 
-    def rekey(self, passphrase: str) -> str:
-        """Re-encrypt every record under a fresh data key; returns the new recovery key."""
+    def rekey(self, passphrase: str, hooks: Iterable[RekeyHook]) -> str:
+        """Re-encrypt every record under a fresh data key; returns the new recovery key.
+
+        ``hooks`` come from the owners of keyed columns (journal fingerprints): each gets the
+        new sealer inside the same transaction, after every payload is sealed under it."""
         from companion.vault.models import SEALED_TABLES
 
         data_key = crypto.new_data_key()
@@ -343,17 +346,8 @@ class Vault:
                         f'UPDATE "{table}" SET payload = ? WHERE "{pk}" = ?',
                         (sealer.seal_bytes(table, rid, "payload", plain), rid),
                     )
-            # Import fingerprints are keyed too: recompute them under the new key.
-            for rid, created, sealed in conn.execute(
-                "SELECT id, created_at, payload FROM journal_entry"
-            ).fetchall():
-                data = json.loads(sealer.open_bytes("journal_entry", rid, "payload", sealed))
-                mark = sealer.entry_fingerprint(
-                    clock.parse_stamp(created),
-                    str(data.get("title", "")),
-                    str(data.get("text", "")),
-                )
-                conn.execute("UPDATE journal_entry SET fingerprint = ? WHERE id = ?", (mark, rid))
+            for hook in hooks:
+                hook(sealer)
             self._write_header(header)
         self.header, self.sealer, self._data_key = header, sealer, data_key
         return crypto.format_recovery_key(recovery_key)

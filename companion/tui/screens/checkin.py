@@ -193,7 +193,7 @@ class CheckInScreen(DataScreen):
 
         def answer(yes: bool | None) -> None:
             if yes:
-                progress.log_slip(self.vault, day)
+                profile.log_slip(self.vault, day)
                 self.notify("Slip logged. Your counter starts again today; your history is kept.")
 
         self.app.push_screen(ConfirmScreen(question, "Log the slip", "Not now"), answer)

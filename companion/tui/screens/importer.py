@@ -104,7 +104,8 @@ class ImportScreen(Dialog):
     @on(Button.Pressed, "#learn")
     def learn(self) -> None:
         from companion import llm
-        from companion.importers.run import learning_estimate, release_imports
+        from companion.activity import journal
+        from companion.importers.run import learning_estimate
         from companion.tui.screens.modals import ConfirmScreen
 
         vault = self.app.vault  # type: ignore[attr-defined]
@@ -116,7 +117,7 @@ class ImportScreen(Dialog):
 
         def go(yes: bool | None) -> None:
             if yes:
-                release_imports(vault)
+                journal.release_imports(vault)
                 self.app.maybe_extract(force=True)  # type: ignore[attr-defined]
                 self.dismiss(None)
                 self.app.notify(

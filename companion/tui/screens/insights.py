@@ -117,7 +117,7 @@ class InsightsScreen(DataScreen):
                 [float(c.values["sleep_hours"]) for c in recent if "sleep_hours" in c.values],
             ),
         ]
-        dates = progress.checkin_dates()
+        dates = checkins.dates()
         year_rows = checkins.between(vault, date(self.year, 1, 1), date(self.year, 12, 31))
         moods = {c.date: int(c.values["mood"]) for c in year_rows if "mood" in c.values}
         streaks = (

@@ -14,10 +14,8 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import clock
-from companion.activity import profile
 from companion.errors import CompanionError
-from companion.memory import fresh_start, store
-from companion.memory.apply import PENDING_KEY
+from companion.memory import fresh_start, pending, store
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import (
     ConfirmScreen,
@@ -26,8 +24,6 @@ from companion.tui.screens.modals import (
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
-from companion.vault import settings
-from companion.vault.models import Fact
 
 
 def extraction_status(vault) -> str:  # type: ignore[no-untyped-def]
@@ -63,16 +59,13 @@ def memory_markdown(content: dict[str, Any], day: str) -> str:
     return "\n\n".join(parts)
 
 
-def history(vault, fact_id: int) -> list[str]:  # type: ignore[no-untyped-def]
+def history_lines(versions: list[store.FactView]) -> list[str]:
     """The fact's versions, newest first: "was -> now"."""
     lines = []
-    row = Fact.get_or_none(Fact.id == fact_id)
-    while row is not None:
-        view = store.fact_view(vault, row)
+    for view in versions:
         until = f" until {view.valid_until:%Y-%m-%d}" if view.valid_until else " (now)"
         source = store.SOURCE_LABELS.get(view.source, view.source)
         lines.append(f"{view.created_at:%Y-%m-%d}{until}: {view.text} ({source})")
-        row = Fact.get_or_none(Fact.id == row.supersedes_id) if row.supersedes_id else None
     return lines
 
 
@@ -152,12 +145,11 @@ class MemoryScreen(DataScreen):
         facts = self.query_one("#facts", OptionList)
         highlighted = facts.highlighted
         facts.clear_options()
-        pending = settings.get(vault, PENDING_KEY, []) or []
-        if pending:
+        waiting = pending.waiting(vault)
+        if waiting:
             facts.add_option(Option("— To confirm (y accepts, n rejects) —", disabled=True))
-            for i, change in enumerate(pending):
-                label = change["field"].replace("_", " ")
-                facts.add_option(Option(literal(f"{label} → {change['value']}"), id=f"pending:{i}"))
+            for change in waiting:
+                facts.add_option(Option(literal(change.label), id=f"pending:{change.number}"))
         live = store.live_facts(vault)
         category = None
         for fact in sorted(live, key=lambda f: (f.category, not f.pinned, f.id)):
@@ -172,7 +164,7 @@ class MemoryScreen(DataScreen):
                     id=str(fact.id),
                 )
             )
-        if not live and not pending:
+        if not live and not waiting:
             facts.add_option(
                 Option(
                     "Nothing yet. Press a to tell me something, or chat and journal: I learn as "
@@ -266,41 +258,28 @@ class MemoryScreen(DataScreen):
     def action_history(self) -> None:
         fact_id = self.current_fact()
         if fact_id is not None:
-            self.app.push_screen(TextScreen("Was → now", "\n".join(history(self.vault, fact_id))))
+            lines = history_lines(store.history(self.vault, fact_id))
+            self.app.push_screen(TextScreen("Was → now", "\n".join(lines)))
 
-    def _pending_change(self) -> tuple[int, list[dict[str, Any]]] | None:
+    def _pending_number(self) -> int | None:
         ident = self.current()
         if not ident or not ident.startswith("pending:"):
             return None
-        return int(ident.split(":")[1]), list(settings.get(self.vault, PENDING_KEY, []) or [])
+        return int(ident.split(":")[1])
 
     def action_accept(self) -> None:
-        found = self._pending_change()
-        if found is None:
-            return
-        index, pending = found
-        change = pending.pop(index)
-        if change["field"] == "recovery_start_date":
-            from datetime import date
-
-            from companion.activity import progress
-
-            progress.log_slip(self.vault, date.fromisoformat(change["value"]))
-        else:
-            profile.update(self.vault, {change["field"]: change["value"]})
-        settings.put(self.vault, PENDING_KEY, pending)
-        self.notify("Accepted.")
-        self.refresh_data()
+        number = self._pending_number()
+        if number is not None:
+            pending.accept(self.vault, number)
+            self.notify("Accepted.")
+            self.refresh_data()
 
     def action_reject(self) -> None:
-        found = self._pending_change()
-        if found is None:
-            return
-        index, pending = found
-        pending.pop(index)
-        settings.put(self.vault, PENDING_KEY, pending)
-        self.notify("Rejected; nothing changed.")
-        self.refresh_data()
+        number = self._pending_number()
+        if number is not None:
+            pending.reject(self.vault, number)
+            self.notify("Rejected; nothing changed.")
+            self.refresh_data()
 
     def action_extract(self) -> None:
         if not self.companion.maybe_extract(force=True):

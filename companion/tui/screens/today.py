@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 from typing import ClassVar
 
 from textual import on
@@ -34,22 +34,6 @@ def checkin_line(view: checkins.CheckInView | None) -> str:
     if "sober" in v:
         parts.append("sober today" if v["sober"] else "not sober today")
     return "Checked in: " + ", ".join(parts)
-
-
-def on_this_day(vault, today: date, limit: int = 8) -> list[journal.Entry]:  # type: ignore[no-untyped-def]
-    """Entries written on this day of the month in earlier months and years."""
-    from companion.vault.models import JournalEntry
-
-    suffix = f"-{today.day:02d}"
-    rows = (
-        JournalEntry.select()
-        .where(
-            JournalEntry.local_date.endswith(suffix) & (JournalEntry.local_date < today.isoformat())
-        )
-        .order_by(JournalEntry.local_date.desc())
-        .limit(limit)
-    )
-    return [journal.view(vault, row) for row in rows]
 
 
 class TodayScreen(DataScreen):
@@ -110,7 +94,7 @@ class TodayScreen(DataScreen):
                 f"{'s' if mark - days != 1 else ''}"
             )
         self.query_one("#sober", Static).update(sober)
-        streak = progress.streak(progress.checkin_dates(), today)
+        streak = progress.streak(checkins.dates(), today)
         self.query_one("#streak", Static).update(
             f"{streak} day check-in streak" if streak else "No check-in streak yet"
         )
@@ -133,7 +117,7 @@ class TodayScreen(DataScreen):
             options.add_options([Option(literal(item.text), id=str(item.id)) for item in items])
         else:
             options.add_option(Option("Nothing open.", disabled=True))
-        past = on_this_day(vault, today)
+        past = journal.on_this_day(vault, today)
         self.query_one("#on-this-day", Static).update(
             literal(
                 "\n".join(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}" for e in past)

@@ -1,0 +1,48 @@
+"""Urges extraction noticed: when, the trigger and strategy as vocabulary labels, the outcome
+and intensity. Counted by insights and by the "same trigger again" cue, never shown as text."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from companion import clock
+from companion.vault import Vault
+from companion.vault.models import UrgeEvent
+
+FIELDS = ("trigger", "strategy", "outcome", "intensity", "evidence")
+
+
+def add(vault: Vault, when: datetime, details: dict[str, Any], run_id: int | None = None) -> int:
+    return vault.insert(
+        UrgeEvent,
+        {k: details.get(k) for k in FIELDS},
+        occurred_at=clock.stamp(when),
+        created_at=clock.stamp(),
+        extraction_run=run_id,
+    )
+
+
+def between(vault: Vault, start: str, end: str) -> list[dict[str, Any]]:
+    """Urges in [start, end) (stored stamps), each with ``at``, its local time."""
+    in_range = (UrgeEvent.occurred_at >= start) & (UrgeEvent.occurred_at < end)
+    rows = UrgeEvent.select().where(in_range)
+    return [
+        {**vault.unseal(UrgeEvent, row.id, row.payload), "at": clock.parse_stamp(row.occurred_at)}
+        for row in rows
+    ]
+
+
+def trigger_counts(vault: Vault, since: datetime) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for row in UrgeEvent.select().where(UrgeEvent.occurred_at >= clock.stamp(since)):
+        label = vault.unseal(UrgeEvent, row.id, row.payload).get("trigger")
+        if label:
+            counts[str(label)] += 1
+    return counts
+
+
+def erase_all(vault: Vault) -> int:
+    with vault.transaction():
+        return int(UrgeEvent.delete().execute())
