@@ -10,7 +10,7 @@ import peewee as pw
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault
+from companion.vault import Vault, tuples
 from companion.vault.models import ChatMessage, ChatSession
 
 ROLES = ("user", "assistant")
@@ -148,7 +148,7 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
 
 def off_record_ids() -> set[int]:
     """Sessions kept out of memory, from a plaintext flag (no decryption)."""
-    rows = ChatSession.select(ChatSession.id).where(ChatSession.off_record == 1).tuples()
+    rows = tuples(ChatSession.select(ChatSession.id).where(ChatSession.off_record == 1))
     return {sid for (sid,) in rows}
 
 
@@ -170,7 +170,7 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
     (the user may search all their words), read without building views; a damaged one reads
     as empty."""
     fields = (ChatMessage.id, ChatMessage.session, ChatMessage.created_at, ChatMessage.payload)
-    for rid, session_id, stamp, sealed in ChatMessage.select(*fields).tuples():
+    for rid, session_id, stamp, sealed in tuples(ChatMessage.select(*fields)):
         try:
             content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
         except RecordDamaged:

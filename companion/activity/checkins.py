@@ -10,7 +10,7 @@ from typing import Any
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault
+from companion.vault import Vault, tuples
 from companion.vault.models import CheckIn
 
 OUTCOMES = ("urge_passed", "relapsed", "ongoing_struggle")
@@ -165,7 +165,7 @@ def all_checkins(vault: Vault) -> list[CheckInView]:
 
 def dates() -> list[date]:
     """Every day with a check-in, from plaintext dates (no decryption)."""
-    return [date.fromisoformat(d) for (d,) in CheckIn.select(CheckIn.date).tuples()]
+    return [date.fromisoformat(d) for (d,) in tuples(CheckIn.select(CheckIn.date))]
 
 
 def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, str]]:
@@ -174,7 +174,7 @@ def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, 
     rows = CheckIn.select(CheckIn.id, CheckIn.date, CheckIn.payload).order_by(CheckIn.date)
     if first is not None:
         rows = rows.where(CheckIn.date >= first.isoformat())
-    for rid, day, sealed in rows.tuples():
+    for rid, day, sealed in tuples(rows):
         try:
             note = vault.unseal(CheckIn, rid, sealed).get("note")
         except RecordDamaged:

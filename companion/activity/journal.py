@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault
+from companion.vault import Vault, tuples
 from companion.vault.crypto import Sealer
 from companion.vault.models import JournalEntry
 
@@ -98,7 +98,8 @@ def add(
 ) -> Entry:
     _check(text, title)
     moment = when or clock.now()
-    payload = {"text": text, "title": title, "tags": collect_tags(text, tags)}
+    all_tags = collect_tags(text, tags)
+    payload = {"text": text, "title": title, "tags": all_tags}
     stamp = clock.stamp(moment)
     rid = vault.insert(
         JournalEntry,
@@ -111,7 +112,7 @@ def add(
         imported=imported,
         memorized=imported,  # imported history is learned from only when asked
     )
-    return Entry(rid, moment, text, title, payload["tags"], starred)  # type: ignore[arg-type]
+    return Entry(rid, moment, text, title, all_tags, starred)
 
 
 def edit(
@@ -120,7 +121,8 @@ def edit(
     """Save new text; an edited entry is no longer memorized, so it is learned again."""
     _check(text, title)
     row = _row(entry_id)
-    payload = {"text": text, "title": title, "tags": collect_tags(text, tags)}
+    all_tags = collect_tags(text, tags)
+    payload = {"text": text, "title": title, "tags": all_tags}
     moment = clock.parse_stamp(row.created_at)
     vault.update(
         JournalEntry,
@@ -135,7 +137,7 @@ def edit(
         clock.parse_stamp(row.created_at),
         text,
         title,
-        payload["tags"],  # type: ignore[arg-type]
+        all_tags,
         bool(row.starred),
     )
 
@@ -170,7 +172,7 @@ def view(vault: Vault, row: JournalEntry, tolerant: bool = True) -> Entry:
         clock.parse_stamp(row.created_at),
         str(data.get("text", "")),
         str(data.get("title", "")),
-        list(data.get("tags", [])),  # type: ignore[arg-type]
+        list(data.get("tags", [])),
         bool(row.starred),
         bool(row.memorized),
         row.updated_at,
@@ -224,7 +226,7 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, str, str, str, list[st
     """(id, stored stamp, title, text, tags) of every entry, read without building views (the
     search index reads 10,000 of them); a damaged one reads as empty, so the rest still do."""
     rows = JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload)
-    for rid, stamp, sealed in rows.tuples():
+    for rid, stamp, sealed in tuples(rows):
         try:
             data = vault.unseal(JournalEntry, rid, sealed)
         except RecordDamaged:
@@ -260,7 +262,7 @@ def mark_all_unmemorized(vault: Vault) -> int:
 
 
 def fingerprints() -> set[str]:
-    return {fp for (fp,) in JournalEntry.select(JournalEntry.fingerprint).tuples() if fp}
+    return {fp for (fp,) in tuples(JournalEntry.select(JournalEntry.fingerprint)) if fp}
 
 
 def backfill_fingerprints(vault: Vault) -> None:

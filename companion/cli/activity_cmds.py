@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.activity import checkins, journal
-from companion.cli.common import out, unlocked
+from companion.cli.common import open_vault, out
 from companion.errors import InvalidInput
 from companion.paths import open_private
 from companion.usecases.export import FORMATS, render
@@ -21,7 +21,7 @@ PROMPTS = (
 )
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("checkin", help="record today's (or a past day's) check-in")
     p.add_argument("--date", default="today", help="YYYY-MM-DD, today (default) or yesterday")
     p.add_argument("--mood", help="1-10")
@@ -94,8 +94,10 @@ def cmd_checkin(args: argparse.Namespace) -> int:
                     given[name] = answer
                 except InvalidInput as err:
                     print(err, file=sys.stderr)
-    with unlocked(args) as vault:
-        saved = checkins.record(vault, day, **given)
+    from companion.usecases import checkin
+
+    with open_vault(args) as unlocked:
+        saved = checkin.save(unlocked, day, given).checkin
     parts = [
         f"{k.replace('_hours', '')} {v}"
         for k, v in saved.values.items()
@@ -121,8 +123,10 @@ def cmd_journal_add(args: argparse.Namespace) -> int:
     text = read_text(args.text)
     if not text.strip():
         raise InvalidInput("the entry is empty; write something first.")
-    with unlocked(args) as vault:
-        entry = journal.add(vault, text, args.title, args.tag)
+    from companion.usecases import journaling
+
+    with open_vault(args) as unlocked:
+        entry = journaling.save_entry(unlocked, text, args.title, args.tag).entry
     tags = f" tagged {', '.join('#' + t for t in entry.tags)}" if entry.tags else ""
     print(f"saved entry {entry.id}{tags}")
     return 0
@@ -131,7 +135,8 @@ def cmd_journal_add(args: argparse.Namespace) -> int:
 def cmd_journal_list(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise InvalidInput("-n must be 1 or more.")
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         entries = journal.newest(vault, args.n)
     if not entries:
         print('no entries yet: companion journal add "..."')
@@ -141,11 +146,11 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_search(args: argparse.Namespace) -> int:
-    from companion.activity.search import SearchIndex, when_label
+    from companion.activity.search import when_label
 
     query = " ".join(args.query)
-    with unlocked(args) as vault:
-        hits = SearchIndex.build(vault).search(query)
+    with open_vault(args) as unlocked:
+        hits = unlocked.search_index().search(query)
     if not hits:
         print("no matches")
     for hit in hits:
@@ -155,7 +160,8 @@ def cmd_journal_search(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_show(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         entry = journal.get(vault, args.id)
     out(f"# {entry.title}" if entry.title else f"# Entry {entry.id}")
     out(f"{entry.created_at:%A %Y-%m-%d %H:%M}" + ("  ★" if entry.starred else ""))
@@ -167,7 +173,8 @@ def cmd_journal_show(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_delete(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         entry = journal.get(vault, args.id)
         if not args.yes:
             if not sys.stdin.isatty():
@@ -176,10 +183,9 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
             if input("Type yes to delete: ").strip().lower() != "yes":
                 print("kept")
                 return 0
-        journal.delete(vault, entry.id)
-        from companion.memory import store
+        from companion.usecases import journaling
 
-        citing = store.facts_citing(vault, {f"journal_entry:{entry.id}"})
+        citing = journaling.delete_entry(unlocked, entry.id)
         if citing and (
             args.forget_facts
             or (
@@ -193,8 +199,7 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
                 in ("y", "yes")
             )
         ):
-            for fact in citing:
-                store.forget_fact(vault, fact.id)
+            journaling.forget(unlocked, citing)
             print(f"forgot {len(citing)} fact(s) learned from it")
         elif citing:
             print(
@@ -208,7 +213,8 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
 def cmd_profile_show(args: argparse.Namespace) -> int:
     from companion.activity import profile
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         current = profile.load(vault)
     if args.json:
         sys.stdout.write(json.dumps(current, ensure_ascii=False, indent=2) + "\n")
@@ -224,14 +230,16 @@ def cmd_profile_set(args: argparse.Namespace) -> int:
     from companion.activity import profile
 
     profile.coerce(args.field, args.value)  # refuse bad input before asking for a passphrase
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         profile.update(vault, {args.field: args.value or None})
     print(f"{args.field} {'cleared' if not args.value else 'saved'}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         text = render(vault, args.format)
     if args.output:
         with open_private(Path(args.output)) as handle:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.cli.common import safe, unlocked
+from companion.cli.common import open_vault, safe
 from companion.errors import InvalidInput
 
 EX_UNAVAILABLE = 69
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("chat", help="send one message to the coach; the reply streams")
     p.add_argument("message", nargs="?", help="the message, or - to read it from stdin")
     p.add_argument("--session", type=int, metavar="ID", help="continue this session")
@@ -30,31 +30,13 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.set_defaults(handler=cmd_chat)
 
 
-def pick_session(vault, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
-    from companion.activity import chat
-    from companion.coach import service
-
-    if args.session is not None:
-        session = chat.get_session(vault, args.session)
-        if session.ended_at is not None:
-            raise InvalidInput(f"chat session {args.session} has ended; start a new one.")
-        return session.id
-    if not args.new and not args.off_record:
-        resumed = service.resumable_session(vault)
-        if resumed is not None:
-            return resumed
-    else:
-        recent = chat.sessions(vault, limit=1)
-        if recent and recent[0].ended_at is None:
-            service.close_session(vault, recent[0].id)
-    return chat.start(vault, "", off_record=args.off_record).id
-
-
 def cmd_chat(args: argparse.Namespace) -> int:
     import asyncio
 
     from companion import config, llm
     from companion.coach import context, crisis, safety, service
+    from companion.llm.tokens import CLAUDE_BUDGET
+    from companion.usecases import chats
 
     message = args.message or ""
     if message == "-":
@@ -64,9 +46,10 @@ def cmd_chat(args: argparse.Namespace) -> int:
     lines = crisis.as_text(config.load())
     if message and safety.detect(message):
         sys.stderr.write("You are not alone. Reach out now:\n" + lines + "\n\n")
-    with unlocked(args) as vault:
-        gateway = llm.configured(vault)
-        budget = gateway.budget if gateway else context.CLAUDE_BUDGET
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
+        gateway = unlocked.gateway()
+        budget = gateway.budget if gateway else CLAUDE_BUDGET
         if args.show_context:
             built = context.build(vault, message, budget, args.session)
             sys.stdout.write(safe(built.text) + "\n")
@@ -75,7 +58,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
                 f"{built.dropped} lines left out)\n"
             )
             return 0
-        session = pick_session(vault, args)
+        session = chats.session_for_message(
+            vault, args.session, new=args.new, off_record=args.off_record, strict=True
+        )
 
         def show(text: str) -> None:
             sys.stdout.write(safe(text))

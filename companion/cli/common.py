@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from companion.cli import secrets
 from companion.errors import SessionEnded
 from companion.paths import VaultPaths, resolve_data_dir
+from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault, session
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -22,8 +23,9 @@ def vault_paths(args: argparse.Namespace) -> VaultPaths:
 
 
 @contextmanager
-def unlocked(args: argparse.Namespace, allow_session: bool = True) -> Iterator[Vault]:
-    """The vault, opened by the unlock session in COMPANION_SESSION or by the passphrase."""
+def open_vault(args: argparse.Namespace, allow_session: bool = True) -> Iterator[Unlocked]:
+    """The vault, opened by the unlock session in COMPANION_SESSION or by the passphrase,
+    with what an unlocked app holds (built as the app builds it)."""
     paths = vault_paths(args)
     if not paths.db.exists():
         # Say so before asking for a passphrase that cannot help.
@@ -40,10 +42,11 @@ def unlocked(args: argparse.Namespace, allow_session: bool = True) -> Iterator[V
             sys.stderr.write(f"companion: {err}\n")
     if vault is None:
         vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
+    unlocked = Unlocked.open(vault)
     try:
-        yield vault
+        yield unlocked
     finally:
-        vault.close()
+        unlocked.close()
 
 
 def ensure_free(paths: VaultPaths) -> None:

@@ -6,16 +6,19 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.cli.common import out, unlocked
+from companion.cli.common import open_vault, out
 from companion.errors import EX_TEMPFAIL, InvalidInput, VaultBusy
 from companion.paths import open_private
+
+if TYPE_CHECKING:
+    from companion.vault import Vault
 
 SOURCE_JSON = {"learned": "learned", "said": "said", "wrote": "wrote"}
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     memory = commands.add_parser("memory", help="what Companion knows about you")
     sub = memory.add_subparsers(dest="memory_command", metavar="ACTION", required=True)
     p = sub.add_parser("show", help="facts, the latest daily memory and follow-ups")
@@ -32,6 +35,14 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p = sub.add_parser("forget", help="delete a fact; it is not learned again from the same words")
     p.add_argument("id", type=int)
     p.set_defaults(handler=cmd_forget)
+    p = sub.add_parser("pending", help="changes waiting for you to confirm (a sobriety date...)")
+    p.set_defaults(handler=cmd_pending)
+    p = sub.add_parser("accept", help="make a waiting change true (N from memory pending)")
+    p.add_argument("number", type=int, metavar="N")
+    p.set_defaults(handler=cmd_accept)
+    p = sub.add_parser("reject", help="drop a waiting change; nothing in your profile moves")
+    p.add_argument("number", type=int, metavar="N")
+    p.set_defaults(handler=cmd_reject)
     p = sub.add_parser("fresh-start", help="erase everything learned; your writing stays")
     p.add_argument("--profile", action="store_true", help="erase the profile too")
     p.add_argument("--backups", action="store_true", help="delete all backups too")
@@ -73,7 +84,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     p.set_defaults(handler=cmd_insights)
 
 
-def memory_json(vault) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+def memory_json(vault: Vault) -> dict[str, Any]:
     from companion.memory import followups, store
 
     newest = store.newest_daily_memory(vault)
@@ -114,7 +125,8 @@ def memory_json(vault) -> dict[str, Any]:  # type: ignore[no-untyped-def]
 def cmd_show(args: argparse.Namespace) -> int:
     from companion.memory import store
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         data = memory_json(vault)
     if args.json:
         sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
@@ -142,7 +154,8 @@ def cmd_show(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     from companion.memory import store
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         fact_id = store.add_fact(vault, args.text, args.category, source="wrote")
     print(f"remembered as fact {fact_id}")
     return 0
@@ -151,7 +164,8 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_edit(args: argparse.Namespace) -> int:
     from companion.memory import store
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         new_id = store.edit_fact(vault, args.id, args.text, source="wrote")
     print(f"fact {args.id} is now fact {new_id}; the old wording stays in history")
     return 0
@@ -160,9 +174,42 @@ def cmd_edit(args: argparse.Namespace) -> int:
 def cmd_forget(args: argparse.Namespace) -> int:
     from companion.memory import store
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         store.forget_fact(vault, args.id)
     print(f"forgot fact {args.id}")
+    return 0
+
+
+def cmd_pending(args: argparse.Namespace) -> int:
+    from companion.memory import pending
+
+    with open_vault(args) as unlocked:
+        waiting = pending.waiting(unlocked.vault)
+    if not waiting:
+        print("Nothing is waiting for you to confirm.")
+        return 0
+    for change in waiting:
+        out(f"{change.number:>3}  {change.label}")
+    print("companion memory accept N makes one true; companion memory reject N drops it.")
+    return 0
+
+
+def cmd_accept(args: argparse.Namespace) -> int:
+    from companion.memory import pending
+
+    with open_vault(args) as unlocked:
+        change = pending.accept(unlocked.vault, args.number)
+    out(f"accepted: {change.label}")
+    return 0
+
+
+def cmd_reject(args: argparse.Namespace) -> int:
+    from companion.memory import pending
+
+    with open_vault(args) as unlocked:
+        change = pending.reject(unlocked.vault, args.number)
+    out(f"rejected: {change.label}; nothing changed")
     return 0
 
 
@@ -176,7 +223,8 @@ def cmd_fresh_start(args: argparse.Namespace) -> int:
         if answer.strip().lower() != CONFIRM_WORD:
             print("nothing erased")
             return 0
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         erased = fresh_start(vault, args.profile, args.backups)
     print(
         f"erased {erased.facts} facts, {erased.daily_memories} daily memories, "
@@ -196,7 +244,8 @@ def memory_markdown(data: dict[str, Any]) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         text = memory_markdown(memory_json(vault))
     with open_private(Path(args.output)) as handle:
         handle.write(text)
@@ -211,7 +260,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     from companion.memory import extraction
 
     try:
-        with unlocked(args) as vault:
+        with open_vault(args) as unlocked:
+            vault = unlocked.vault
             gateway = llm.configured(vault, "extraction")
             if gateway is None:
                 sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
@@ -243,7 +293,8 @@ def cmd_relearn(args: argparse.Namespace) -> int:
         ).strip().lower() not in ("y", "yes"):
             print("nothing changed")
             return 0
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         count = relearn_history(vault)
     print(
         f"{count:,} records will be learned from at the next extraction "
@@ -255,7 +306,8 @@ def cmd_relearn(args: argparse.Namespace) -> int:
 def cmd_ledger(args: argparse.Namespace) -> int:
     from companion.llm import ledger
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         calls = ledger.calls(vault, args.n)
     if not calls:
         print("No call has left this machine.")
@@ -275,7 +327,8 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 def cmd_insights(args: argparse.Namespace) -> int:
     from companion.memory import insights
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         week = insights.weekly(vault, args.week)
     if args.share:
         report = insights.share_report(week)
@@ -293,7 +346,7 @@ def cmd_insights(args: argparse.Namespace) -> int:
     return 0
 
 
-def register_imports(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register_imports(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     importer = commands.add_parser("import", help="bring in history from jrnl, Day One, Markdown")
     sub = importer.add_subparsers(dest="import_kind", metavar="SOURCE", required=True)
     for kind, what in (
@@ -307,7 +360,7 @@ def register_imports(commands: argparse._SubParsersAction) -> None:  # type: ign
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from companion.importers.run import import_source
+    from companion.usecases.importing import import_history
 
     path = Path(args.path).expanduser()
     if not path.exists():
@@ -319,8 +372,8 @@ def cmd_import(args: argparse.Namespace) -> int:
             sys.stderr.write(f"\rimporting {done:,} of {total:,}")
             sys.stderr.flush()
 
-    with unlocked(args) as vault:
-        report = import_source(vault, args.import_kind, path, progress)
+    with open_vault(args) as unlocked:
+        report = import_history(unlocked, args.import_kind, path, progress)
     if tty:
         sys.stderr.write("\n")
     for line in report.lines():
@@ -341,7 +394,8 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
     from companion.importers.run import learning_estimate
     from companion.memory import extraction
 
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         gateway = llm.configured(vault, "extraction")
         if gateway is None:
             sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from companion.cli import secrets
-from companion.cli.common import unlocked, vault_paths
+from companion.cli.common import open_vault, vault_paths
 from companion.errors import EX_DATAERR, InvalidInput, VaultDamaged
 from companion.usecases import keys
 from companion.vault import Vault, session
@@ -27,7 +27,7 @@ passphrase or read your vault without one of the two.
 """
 
 
-def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("init", help="create a new vault")
     p.add_argument(
         "--kdf-memory",
@@ -137,12 +137,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         paths = vault_paths(args)
         report = verify_backup(Path(args.backup), paths, secrets.passphrase(args.passphrase_file))
         return print_report(report)
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         return print_report(verify(vault))
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
-    with unlocked(args) as vault:
+    with open_vault(args) as unlocked:
+        vault = unlocked.vault
         print(f"backup written: {vault.backup('manual')}")
     return 0
 
@@ -179,7 +181,8 @@ def cmd_passwd(args: argparse.Namespace) -> int:
 
 
 def cmd_recovery_key(args: argparse.Namespace) -> int:
-    with unlocked(args, allow_session=False) as vault:
+    with open_vault(args, allow_session=False) as unlocked:
+        vault = unlocked.vault
         key = vault.new_recovery_key()
     print("The old recovery key no longer opens this vault.")
     print(RECOVERY_WARNING.format(key=key))
@@ -221,7 +224,8 @@ def cmd_unlock(args: argparse.Namespace) -> int:
             'run it as: eval "$(companion unlock)" so the session reaches this shell; '
             "nothing was started."
         )
-    with unlocked(args, allow_session=False) as vault:
+    with open_vault(args, allow_session=False) as unlocked:
+        vault = unlocked.vault
         token, ends = vault.start_session(args.length)
     sys.stdout.write(f"export {session.ENV_VAR}={token}\n")
     print(

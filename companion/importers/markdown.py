@@ -84,8 +84,8 @@ def parse(folder: Path, report: Report) -> list[Incoming]:
         except (OSError, UnicodeDecodeError):
             report.unreadable.append(f"{path.relative_to(folder)}: not UTF-8 text")
             continue
-        tags = meta.get("tags") or []
-        tags = [tags] if isinstance(tags, str) else tags
+        raw = meta.get("tags") or []
+        tags = [raw] if isinstance(raw, str) else list(raw) if isinstance(raw, list) else []
         title = meta.get("title") if isinstance(meta.get("title"), str) else ""
         if not title and not NAME_DATE.search(path.stem):
             title = path.stem

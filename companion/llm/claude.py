@@ -105,13 +105,14 @@ class ClaudeProvider:
         tool: Any = request.tool
         client = self._client()
         try:
-            message = await client.messages.create(
+            # Plain dicts are the wire form the SDK's TypedDicts describe.
+            message = await client.messages.create(  # type: ignore[call-overload]
                 model=self.model,
                 max_tokens=request.max_tokens,
                 system=request.system,
                 tools=[tool],
                 tool_choice={"type": "tool", "name": tool["name"]},
-                messages=request.messages,  # type: ignore[arg-type]  # plain dicts are the wire form
+                messages=request.messages,
             )
         except Exception as exc:
             raise failure(exc) from None

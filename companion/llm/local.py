@@ -106,7 +106,8 @@ class LocalProvider:
             elif kind == "done":
                 break
             else:
-                raise self._failure(*value, "".join(parts), sent)
+                reason, status = value
+                raise self._failure(reason, status, "".join(parts), sent)
         text = "".join(parts)
         return Reply(
             text,

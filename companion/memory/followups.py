@@ -45,7 +45,7 @@ def _view(vault: Vault, row: FollowUp) -> FollowUpView:
         str(data.get("text", "")),
         date.fromisoformat(row.due_date) if row.due_date else None,
         row.done_at is not None,
-        list(data.get("evidence", [])),  # type: ignore[arg-type]
+        list(data.get("evidence", [])),
     )
 
 

@@ -4,7 +4,7 @@ focus, but only the user makes it true, in the memory panel or with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
@@ -22,7 +22,7 @@ class PendingChange:
     number: int  # from 1, as the panel and the CLI show it
     field: str
     value: Any
-    evidence: list[str] = field(default_factory=list)
+    evidence: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -35,7 +35,7 @@ def _stored(vault: Vault) -> list[dict[str, Any]]:
 
 def waiting(vault: Vault) -> list[PendingChange]:
     return [
-        PendingChange(number, str(c["field"]), c["value"], list(c.get("evidence", [])))
+        PendingChange(number, str(c["field"]), c["value"], tuple(c.get("evidence", [])))
         for number, c in enumerate(_stored(vault), 1)
     ]
 

@@ -197,7 +197,7 @@ def _check(value: Any, schema: dict[str, Any], path: str) -> None:
         if value not in schema["enum"]:
             raise InvalidOutput(f"{path}: {value!r} is not one of the allowed values")
         return
-    allowed = kinds if isinstance(kinds, list) else [kinds]
+    allowed: list[str] = kinds if isinstance(kinds, list) else [str(kinds)]
     python = {"string": str, "integer": int, "array": list, "object": dict, "null": type(None)}
     if not any(
         isinstance(value, python[k]) and not (k == "integer" and isinstance(value, bool))

@@ -122,7 +122,7 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
         bool(row.pinned),
         clock.parse_stamp(row.created_at),
         clock.parse_stamp(row.valid_until) if row.valid_until else None,
-        list(data.get("evidence", [])),  # type: ignore[arg-type]
+        list(data.get("evidence", [])),
         row.supersedes_id,
         clock.parse_stamp(row.expires_at) if row.expires_at else None,
     )

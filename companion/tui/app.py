@@ -1,7 +1,8 @@
 """The Companion app: modes for each screen, the lock, auto-lock and the global keys.
 
-Decrypted data lives only in the screens of the data modes and in the search index; locking
-removes those modes (and re-adds them empty), drops the index and closes the vault.
+Decrypted data lives only in the screens of the data modes and in the unlocked session's
+search index; locking removes those modes (and re-adds them empty), drops the index and
+closes the vault.
 """
 
 from __future__ import annotations
@@ -22,24 +23,14 @@ from textual.screen import Screen
 from companion import clock
 from companion import config as app_config
 from companion.paths import VaultPaths
+from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
 
 if TYPE_CHECKING:
     from companion.activity.search import SearchIndex
+    from companion.tui.screens.base import DataScreen
+    from companion.usecases.unlocked import Unlocked
     from companion.vault import Vault
-
-# mode id, title, key
-NAV: list[tuple[str, str, str]] = [
-    ("today", "Today", "f3"),
-    ("checkin", "Check-in", "f4"),
-    ("journal", "Journal", "f5"),
-    ("chat", "Chat", "f6"),
-    ("memory", "What I know about you", "f7"),
-    ("profile", "Profile", "f8"),
-    ("insights", "Insights", "f9"),
-    ("settings", "Settings", "f10"),
-]
-DATA_MODES = [mode for mode, _, _ in NAV]
 
 
 def screen_factory(mode: str) -> Callable[[], Screen]:
@@ -59,20 +50,9 @@ class CompanionApp(App[None]):
     # re-parse all styles (about 0.2 s each time), which the first visit would pay.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         "app.tcss",
-        *(
-            f"screens/{name}.tcss"
-            for name in (
-                "unlock",
-                "today",
-                "checkin",
-                "journal",
-                "chat",
-                "memory",
-                "profile",
-                "insights",
-                "settings",
-            )
-        ),
+        "screens/unlock.tcss",
+        "screens/dialogs.tcss",
+        *(f"screens/{mode}.tcss" for mode in MODES),
     ]
     MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {"lock": UnlockScreen}
     DEFAULT_MODE = "lock"
@@ -83,8 +63,8 @@ class CompanionApp(App[None]):
         Binding("ctrl+l", "lock", "Lock", id="lock", tooltip="Lock the vault"),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
         *[
-            Binding(key, f"go('{mode}')", title, show=False, priority=True, id=f"go-{mode}")
-            for mode, title, key in NAV
+            Binding(d.key, f"go('{d.mode}')", d.title, show=False, priority=True, id=f"go-{d.mode}")
+            for d in NAV
         ],
     ]
 
@@ -92,14 +72,29 @@ class CompanionApp(App[None]):
         super().__init__()
         self.paths = paths
         self.config = app_config.load()
-        self.vault: Vault | None = None
-        self.index: SearchIndex | None = None
+        self.unlocked: Unlocked | None = None
+        """The open vault and what goes with it; ``None`` while locked."""
         self.last_activity: datetime = clock.now()
         self.mode_history: list[str] = []
         self.warmed = asyncio.Event()
         """Set once, after unlock, every screen is composed and the search index is built."""
-        for mode in DATA_MODES:
+        for mode in MODES:
             self.add_mode(mode, screen_factory(mode))
+
+    @property
+    def vault(self) -> Vault | None:
+        return self.unlocked.vault if self.unlocked is not None else None
+
+    @property
+    def index(self) -> SearchIndex | None:
+        return self.unlocked.index if self.unlocked is not None else None
+
+    def data_screens(self) -> Iterable[DataScreen]:
+        """Every data screen composed so far (the hooks' audience)."""
+        from companion.tui.screens.base import DataScreen
+
+        for stack in self._screen_stacks.values():
+            yield from (screen for screen in stack if isinstance(screen, DataScreen))
 
     def on_mount(self) -> None:
         # Hand the GIL back to the UI thread sooner while workers decrypt or parse.
@@ -138,20 +133,24 @@ class CompanionApp(App[None]):
     def prewarm(self, modes: tuple[str, ...] = ("today",)) -> None:
         """Compose screens before they are needed, one per tick so input is never held up:
         Today while the passphrase is typed, the rest once Today shows."""
+        from companion.tui.screens.base import DataScreen
+
         for mode in modes:
             if mode not in self._screen_stacks and mode in self._modes:
                 self._init_mode(mode)  # Textual's own lazy set-up of a mode, done early
                 screen = self._screen_stacks[mode][0]
-                if self.vault is not None and hasattr(screen, "load"):
-                    self.call_after_refresh(screen.load)  # its data too, ahead of the visit
+                if self.unlocked is not None and isinstance(screen, DataScreen):
+                    self.call_after_refresh(screen.prefill)  # its data too, ahead of the visit
                 self.set_timer(0.05, lambda: self.prewarm(modes))
                 return
-        if modes != ("today",) and self.vault is not None and self.index is None:
+        if modes != ("today",) and self.unlocked is not None and self.index is None:
             self.build_index()
 
-    def unlocked(self, vault: Vault) -> None:
-        """Called by the unlock screen once the vault is open."""
-        self.vault = vault
+    def on_unlock_screen_opened(self, message: UnlockScreen.Opened) -> None:
+        """The unlock screen opened the vault (created, unlocked, recovered or restored)."""
+        from companion.usecases.unlocked import Unlocked
+
+        self.unlocked = Unlocked.open(message.vault, self.config)
         self.last_activity = clock.now()
         self.mode_history.clear()
         self.switch_mode("today")
@@ -160,58 +159,50 @@ class CompanionApp(App[None]):
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:
-        from companion.activity.search import SearchIndex
-
-        vault = self.vault
-        if vault is None:
+        unlocked = self.unlocked
+        if unlocked is None:
             return
-        index = SearchIndex.build(vault)
-        self.call_from_thread(self._index_ready, vault, index)
+        unlocked.search_index()
+        self.call_from_thread(self._index_ready, unlocked)
 
-    def _index_ready(self, vault: Vault, index: SearchIndex) -> None:
-        if self.vault is vault:  # not locked meanwhile
-            self.index = index
+    def _index_ready(self, unlocked: Unlocked) -> None:
+        if self.unlocked is unlocked:  # not locked meanwhile
             # Tens of thousands of long-lived strings: keep the collector from rescanning
             # them on every full pass, which would pause the UI (undone on lock).
             gc.freeze()
             self.warmed.set()
             self.preload_sdk()
             self.maybe_extract()
-            for screen in self.live_screens():
-                if hasattr(screen, "index_ready"):
-                    screen.index_ready()
+            for screen in self.data_screens():
+                screen.index_ready()
 
     # -- daily memory -------------------------------------------------------------------
 
     def maybe_extract(self, force: bool = False) -> bool:
         """The unlock rule (or "Run extraction now"): learn in the background, never blocking."""
-        from companion import llm
         from companion.memory import extraction
 
-        vault = self.vault
-        if vault is None or llm.configured(vault, "extraction") is None:
+        unlocked = self.unlocked
+        if unlocked is None or unlocked.gateway("extraction") is None:
             return False
-        if not force and not extraction.needs_run(vault):
+        if not force and not extraction.needs_run(unlocked.vault):
             return False
         self.run_extraction(force)
         return True
 
     @work(exclusive=True, group="extraction")
     async def run_extraction(self, force: bool) -> None:
-        from companion import llm
         from companion.memory import extraction
 
-        vault = self.vault
-        if vault is None:
-            return
-        gateway = llm.configured(vault, "extraction")
-        if gateway is None:
+        unlocked = self.unlocked
+        gateway = unlocked.gateway("extraction") if unlocked is not None else None
+        if unlocked is None or gateway is None:
             return
         self.memory_changed()
         result = await extraction.extract(
-            vault, gateway, force=force, progress=lambda _step: self.memory_changed()
+            unlocked.vault, gateway, force=force, progress=lambda _step: self.memory_changed()
         )
-        if self.vault is not vault:
+        if self.unlocked is not unlocked:
             return
         self.memory_changed()
         if result.error:
@@ -228,9 +219,8 @@ class CompanionApp(App[None]):
             )
 
     def memory_changed(self) -> None:
-        for screen in self.live_screens():
-            if hasattr(screen, "memory_changed"):
-                screen.memory_changed()
+        for screen in self.data_screens():
+            screen.memory_changed()
 
     @work(thread=True, group="preload")
     def preload_sdk(self) -> None:
@@ -249,18 +239,12 @@ class CompanionApp(App[None]):
         if vault is not None and not backup.has_backup_for_today(vault.paths):
             vault.backup("daily")
 
-    def live_screens(self) -> Iterable[Screen]:
-        for stack in self._screen_stacks.values():
-            yield from stack
-
     async def stash_drafts(self) -> None:
-        for screen in list(self.live_screens()):
-            stash = getattr(screen, "stash", None)
-            if stash is not None:
-                stash()
+        for screen in list(self.data_screens()):
+            screen.stash()
 
     async def lock(self, reason: str = "Locked.") -> None:
-        if self.vault is None:
+        if self.unlocked is None:
             return
         await self.stash_drafts()
         # An extraction in flight is abandoned (its chunk was not saved; the next unlock
@@ -268,13 +252,13 @@ class CompanionApp(App[None]):
         self.workers.cancel_group(self, "extraction")
         await self.workers.wait_for_complete()  # nothing may still be reading
         await self.switch_mode("lock")
-        for mode in DATA_MODES:
+        for mode in MODES:
             await self.remove_mode(mode)
             self.add_mode(mode, screen_factory(mode))
-        vault, self.vault, self.index = self.vault, None, None
+        unlocked, self.unlocked = self.unlocked, None
         self.warmed.clear()
-        vault.close()
-        del vault
+        unlocked.close()
+        del unlocked
         gc.unfreeze()
         gc.collect()
         screen = self.screen
@@ -285,12 +269,12 @@ class CompanionApp(App[None]):
         await self.lock()
 
     async def action_quit(self) -> None:
-        if self.vault is not None:
+        if self.unlocked is not None:
             await self.stash_drafts()
             self.workers.cancel_group(self, "extraction")
             await self.workers.wait_for_complete()
-            self.vault.close()
-            self.vault = None
+            self.unlocked.close()
+            self.unlocked = None
         self.exit()
 
     # -- navigation ---------------------------------------------------------------------
@@ -312,11 +296,12 @@ class CompanionApp(App[None]):
     def action_import(self) -> None:
         if self.vault is None:
             return
+        from companion.tui.screens.base import DataScreen
         from companion.tui.screens.importer import ImportScreen
 
         def done(_: object) -> None:
             screen = self.screen
-            if hasattr(screen, "refresh_data"):
+            if isinstance(screen, DataScreen):
                 screen.refresh_data()
 
         self.push_screen(ImportScreen(), done)
@@ -338,11 +323,11 @@ class CompanionApp(App[None]):
         yield SystemCommand("Help", "Keys and how things work", self.action_help)
         if self.vault is None:
             return
-        for mode, title, key in NAV:
+        for d in NAV:
             yield SystemCommand(
-                title,
-                f"Go to {title} ({key.upper()})",
-                lambda m=mode: self.run_action(f"go('{m}')"),
+                d.title,
+                f"Go to {d.title} ({d.key.upper()})",
+                lambda m=d.mode: self.run_action(f"go('{m}')"),
             )
         yield SystemCommand("Lock", "Lock the vault now (Ctrl+L)", self.action_lock)
         yield SystemCommand(
@@ -378,10 +363,9 @@ class CompanionApp(App[None]):
         self._close_messages_no_wait()
 
     async def on_unmount(self) -> None:
-        if self.vault is not None:
-            self.vault.close()
-            self.vault = None
-        self.index = None
+        if self.unlocked is not None:
+            self.unlocked.close()
+            self.unlocked = None
         gc.unfreeze()
 
 

@@ -98,11 +98,18 @@ class KdfParams:
         if data.get("alg") != "argon2id" or data.get("version") != 19 or data.get("len") != 32:
             raise ValueError("unsupported key derivation")
         return cls(
-            time_cost=int(data["t"]),  # type: ignore[arg-type]
-            memory_kib=int(data["m_kib"]),  # type: ignore[arg-type]
-            parallelism=int(data["p"]),  # type: ignore[arg-type]
+            time_cost=_number(data["t"]),
+            memory_kib=_number(data["m_kib"]),
+            parallelism=_number(data["p"]),
             salt=unb64(str(data["salt"])),
         )
+
+
+def _number(value: object) -> int:
+    """A header's KDF number; its range is checked by :meth:`KdfParams.problem`."""
+    if not isinstance(value, int | float | str):
+        raise ValueError("not a number")
+    return int(value)
 
 
 def normalize_passphrase(passphrase: str) -> bytes:

@@ -21,6 +21,12 @@ class HeaderError(ValueError):
     """The header is missing, fails its checksum, or asks for something we refuse."""
 
 
+def _mapping(value: object) -> dict[str, object]:
+    if not isinstance(value, dict):
+        raise ValueError("not a mapping")
+    return dict(value)
+
+
 @dataclass
 class Slot:
     kind: str  # "passphrase" or "recovery"
@@ -41,7 +47,7 @@ class Slot:
     def from_json(cls, kind: str, data: dict[str, object]) -> Slot:
         return cls(
             kind=kind,
-            kdf=dict(data["kdf"]),  # type: ignore[arg-type]
+            kdf=_mapping(data["kdf"]),
             nonce=unb64(str(data["nonce"])),
             wrapped=unb64(str(data["wrapped"])),
             issued_at=str(data["issued_at"]),

@@ -23,7 +23,11 @@ def recovery_slot(vault_id: str, data_key: bytes) -> tuple[Slot, bytes]:
     salt = os.urandom(crypto.SALT_BYTES)
     kek = crypto.recovery_kek(recovery_key, salt)
     nonce, wrapped = crypto.wrap_key(kek, data_key, crypto.slot_aad(vault_id, "recovery"))
-    kdf = {"alg": "hkdf-sha256", "salt": crypto.b64(salt), "info": "companion recovery v1"}
+    kdf: dict[str, object] = {
+        "alg": "hkdf-sha256",
+        "salt": crypto.b64(salt),
+        "info": "companion recovery v1",
+    }
     return Slot("recovery", kdf, nonce, wrapped, clock.stamp()), recovery_key
 
 

@@ -36,7 +36,7 @@ def verify_connection(conn: sqlite3.Connection, sealer: Sealer) -> VerifyReport:
     if [r[0] for r in result] != ["ok"]:
         report.structure = "; ".join(str(r[0]) for r in result[:5])
     for model in SEALED_TABLES:
-        table, pk = model.kind(), model._meta.primary_key.column_name
+        table, pk = model.kind(), model.key_column()
         count = 0
         for rid, sealed in conn.execute(f'SELECT "{pk}", payload FROM "{table}"'):
             count += 1

@@ -6,6 +6,8 @@ everything a person wrote or that was learned about them is in the sealed ``payl
 
 from __future__ import annotations
 
+from typing import Any
+
 import peewee as pw
 
 db = pw.DatabaseProxy()
@@ -20,7 +22,13 @@ class Record(pw.Model):
 
     @classmethod
     def kind(cls) -> str:
-        return cls._meta.table_name  # type: ignore[attr-defined]
+        return str(cls._meta.table_name)
+
+    @classmethod
+    def key_column(cls) -> str:
+        """The primary key's column (``id``, or ``key`` for settings)."""
+        key: Any = cls._meta.primary_key  # a field (peewee types it "field or False")
+        return str(key.column_name)
 
 
 class HeaderRow(pw.Model):
@@ -78,6 +86,7 @@ class ChatMessage(Record):
     role = pw.TextField()  # user | assistant
     memorized = pw.BooleanField(default=False)
     payload = pw.BlobField()
+    session_id: int  # peewee's accessor for the foreign key's value
 
     class Meta:
         table_name = "chat_message"
@@ -106,6 +115,7 @@ class Fact(Record):
     deleted = pw.BooleanField(default=False)
     supersedes = pw.ForeignKeyField("self", null=True, on_delete="SET NULL")
     payload = pw.BlobField()
+    supersedes_id: int | None  # peewee's accessor for the foreign key's value
 
     class Meta:
         table_name = "fact"
@@ -133,6 +143,7 @@ class SessionSummary(Record):
     updated_at = pw.TextField()
     expires_at = pw.TextField(null=True)
     payload = pw.BlobField()
+    session_id: int  # peewee's accessor for the foreign key's value
 
     class Meta:
         table_name = "session_summary"
@@ -224,3 +235,4 @@ SEALED_TABLES: list[type[Record]] = [
     UrgeEvent,
 ]
 ALL_TABLES: list[type[pw.Model]] = [HeaderRow, *SEALED_TABLES]
+

@@ -48,6 +48,12 @@ PRAGMAS = {
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+def tuples(query: Any) -> Iterator[tuple[Any, ...]]:
+    """A select's rows as plain tuples, without building models (fast for whole tables);
+    peewee's own typing calls them models."""
+    return iter(query.tuples())
+
+
 def _damaged(paths: VaultPaths, reason: str) -> VaultDamaged:
     newest = backup.newest_backup(paths)
     return VaultDamaged(
@@ -258,7 +264,8 @@ class Vault:
 
     @property
     def conn(self) -> sqlite3.Connection:
-        return self.database.connection()
+        connection: sqlite3.Connection = self.database.connection()
+        return connection
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -338,7 +345,7 @@ class Vault:
         conn = self.conn
         with self.transaction():
             for model in SEALED_TABLES:
-                table, pk = model.kind(), model._meta.primary_key.column_name
+                table, pk = model.kind(), model.key_column()
                 rows = conn.execute(f'SELECT "{pk}", payload FROM "{table}"').fetchall()
                 for rid, sealed in rows:
                     plain = self.sealer.open_bytes(table, rid, "payload", sealed)

@@ -1,10 +1,10 @@
-"""What every unlocked screen shares: the nav bar, the footer, Escape to go back, and a typed
-handle on the vault."""
+"""What our screens share: the typed way to reach the app, and for screens over vault data the
+nav bar, the footer, Escape to go back, and the hooks the app calls."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -15,36 +15,53 @@ from companion.errors import CompanionError
 from companion.tui.widgets.nav import NavBar
 
 if TYPE_CHECKING:
+    from companion.memory import store
     from companion.tui.app import CompanionApp
+    from companion.usecases.unlocked import Unlocked
     from companion.vault import Vault
 
+ResultType = TypeVar("ResultType")
 
-class DataScreen(Screen[None]):
-    """A screen over vault data: subclasses give ``compose_body`` and ``refresh_data``."""
+
+class CompanionScreen(Screen[ResultType]):
+    """Every screen of ours, dialogs included."""
+
+    @property
+    def companion(self) -> CompanionApp:
+        """The app, typed: the one way a screen reaches it."""
+        return cast("CompanionApp", self.app)
+
+
+class DataScreen(CompanionScreen[None]):
+    """A screen over vault data: subclasses give ``compose_body`` and ``refresh_data``, and
+    may use the hooks below, which the app calls on every data screen."""
 
     MODE: ClassVar[str] = ""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.back", "Back", show=False, id="back"),
     ]
+    ALWAYS_REFRESH: ClassVar[bool] = True
+    """Reload on every visit (the clock or settings matter), not only after a write."""
 
     def __init__(self) -> None:
         super().__init__()
         # All our stylesheets load at start (see CompanionApp.CSS_PATH), so a new screen has
         # nothing to add; without this Textual re-parses every style on a screen's first
-        # visit, about 0.2 s on two cores.
+        # visit, about 0.2 s on two cores (a private attribute: check on Textual upgrades).
         self._css_update_count = self.app._css_update_count
         self._shown = False
         self._generation = -1
+        self._prefill_on_mount = False
 
     @property
-    def companion(self) -> CompanionApp:
-        return self.app  # type: ignore[return-value]
+    def unlocked(self) -> Unlocked:
+        unlocked = self.companion.unlocked
+        assert unlocked is not None, "data screens exist only while unlocked"
+        return unlocked
 
     @property
     def vault(self) -> Vault:
-        vault = self.companion.vault
-        assert vault is not None, "data screens exist only while unlocked"
-        return vault
+        return self.unlocked.vault
 
     def compose(self) -> ComposeResult:
         yield NavBar(self.MODE)
@@ -54,31 +71,78 @@ class DataScreen(Screen[None]):
     def compose_body(self) -> ComposeResult:
         yield from ()
 
-    ALWAYS_REFRESH: ClassVar[bool] = True
-    """Reload on every visit (the clock or settings matter), not only after a write."""
-
     def on_screen_resume(self) -> None:
         # Screens may be composed ahead of time (see CompanionApp.prewarm) while inactive.
-        if self.companion.vault is not None and self.companion.current_mode == self.MODE:
+        if self.companion.unlocked is not None and self.companion.current_mode == self.MODE:
+            self.load()
+
+    def prefill(self) -> None:
+        """Load ahead of the visit (the app prewarms screens); a screen not composed yet
+        loads as soon as it is."""
+        if self.is_mounted:
+            self.load()
+        else:
+            self._prefill_on_mount = True
+
+    def on_mount(self) -> None:
+        if self._prefill_on_mount and self.companion.unlocked is not None:
             self.load()
 
     def load(self) -> None:
+        """Show fresh data: the first time, then after writes (or always, see above)."""
         vault = self.vault
         if not self._shown:
             self._shown = True
-            self._reporting(self.first_show)
+            self.reporting(self.first_show)
         if self.ALWAYS_REFRESH or vault.generation != self._generation:
             self._generation = vault.generation
-            self._reporting(self.refresh_data)
+            self.reporting(self.refresh_data)
 
-    def _reporting(self, step: Callable[[], None]) -> None:
+    def reporting(self, step: Callable[[], None]) -> None:
+        """Run ``step``; a damaged record or draft, a full disk: say so, and go on."""
         try:
             step()
-        except CompanionError as err:  # a damaged record or draft, a full disk: say so, go on
+        except CompanionError as err:
             self.notify(str(err), severity="error", markup=False, timeout=10)
+
+    # -- what subclasses fill in ----------------------------------------------------------
 
     def first_show(self) -> None:
         """Once, the first time the screen is shown unlocked (restore drafts here)."""
 
     def refresh_data(self) -> None:
         """Reload what the screen shows from the vault (cheap; heavy work goes in workers)."""
+
+    def offer_forget(self, learned: list[store.FactView], what: str) -> None:
+        """After deleting something, offer to forget what was learned from it."""
+        from companion.tui.screens.modals import ConfirmScreen
+        from companion.usecases import journaling
+
+        if not learned:
+            return
+
+        def forget(yes: bool | None) -> None:
+            if yes:
+                journaling.forget(self.unlocked, learned)
+                self.notify(f"Forgot {len(learned)} thing(s) learned from {what}.")
+
+        listing = "\n".join(f"- {f.text}" for f in learned[:8])
+        self.app.push_screen(
+            ConfirmScreen(
+                f"{len(learned)} thing(s) I learned came from {what}:\n{listing}\nForget them too?",
+                "Forget them",
+                "Keep them",
+            ),
+            forget,
+        )
+
+    # -- hooks the app calls ----------------------------------------------------------------
+
+    def stash(self) -> None:
+        """Lock or quit is coming: keep unsaved text as an encrypted draft."""
+
+    def index_ready(self) -> None:
+        """The search index has been built."""
+
+    def memory_changed(self) -> None:
+        """What Companion has learned changed (an extraction ran, or is running)."""

@@ -21,9 +21,9 @@ from textual.widgets.option_list import Option
 from companion.activity import chat, drafts
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
-from companion.tui.screens.journal import offer_forget
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
+from companion.usecases import chats
 
 OFFLINE = (
     "The coach is offline: no provider is set up. Add an Anthropic API key in Settings (F10), "
@@ -96,16 +96,11 @@ class ChatScreen(DataScreen):
                 yield Input(placeholder="Write to your coach, Enter sends", id="message")
 
     def first_show(self) -> None:
-        self.session_id = self.resumable_session()
+        self.session_id = chats.resumable(self.vault)
         draft = drafts.load(self.vault, "chat")
         if draft:
             self.query_one("#message", Input).value = str(draft.get("text", ""))
             self.notify("Restored the message you had not sent.")
-
-    def resumable_session(self) -> int | None:
-        from companion.coach import service
-
-        return service.resumable_session(self.vault)
 
     def refresh_data(self) -> None:
         options = self.query_one("#sessions", OptionList)
@@ -153,16 +148,20 @@ class ChatScreen(DataScreen):
                 severity="warning",
             )
             return
-        if self.session_id is not None and self.resumable_session() != self.session_id:
-            self.session_id = None  # idle for 30 minutes: that session has closed
-        if self.session_id is None:
-            session = chat.start(self.vault, one_line(text, 40), self.off_record_next)
-            self.session_id, self.off_record_next = session.id, False
+        chosen = chats.session_for_message(
+            self.vault,
+            self.session_id,
+            new=self.session_id is None,
+            off_record=self.off_record_next,
+            title=one_line(text, 40),
+        )
+        if chosen != self.session_id:  # a new one: none was open, or it went idle
+            self.session_id, self.off_record_next = chosen, False
             self.refresh_data()
         event.input.value = ""
         drafts.discard(self.vault, "chat")
         if safety.detect(text):
-            self.app.action_sos()  # type: ignore[attr-defined]
+            self.companion.action_sos()
         box = self.query_one("#conversation", VerticalScroll)
         box.mount(message_widget("user", text))
         box.scroll_end(animate=False)
@@ -226,13 +225,11 @@ class ChatScreen(DataScreen):
         self.close_session()
         self.refresh_data()
         self.query_one("#message", Input).focus()
-        from companion import llm
-
-        if llm.configured(self.vault) is not None:
-            session = chat.start(self.vault, "", self.off_record_next)
-            self.session_id, self.off_record_next = session.id, False
+        if self.unlocked.gateway() is not None:
+            self.session_id = chats.start_new(self.vault, self.off_record_next)
+            self.off_record_next = False
             self.refresh_data()
-            self.greet(session.id)
+            self.greet(self.session_id)
 
     @work(exclusive=True, group="coach")
     async def greet(self, session_id: int) -> None:
@@ -305,9 +302,8 @@ class ChatScreen(DataScreen):
 
         def delete(yes: bool | None) -> None:
             if yes:
-                refs = {f"chat_message:{m.id}" for m in chat.messages(self.vault, target)}
-                chat.delete(self.vault, target)
-                offer_forget(self, refs, "this chat")
+                learned = chats.delete(self.vault, target)
+                self.offer_forget(learned, "this chat")
                 if self.session_id == target:
                     self.session_id = None
                 self.notify("Chat deleted.")

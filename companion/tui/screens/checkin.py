@@ -16,11 +16,11 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Button, Collapsible, Input, Label, Select, Static
 
 from companion import clock
-from companion.activity import checkins, drafts, profile, progress
-from companion.coach import safety
+from companion.activity import checkins, drafts, profile
 from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
+from companion.usecases import checkin
 
 # field, label, placeholder, allowed characters
 FIELDS = [
@@ -165,24 +165,18 @@ class CheckInScreen(DataScreen):
             self.notify("Some values need a look; nothing was saved yet.", severity="warning")
             return
         try:
-            saved = checkins.record(self.vault, self.day, **values)
+            saved = checkin.save(self.unlocked, self.day, values)
         except CompanionError as err:
             self.notify(str(err), severity="warning")
             return
-        drafts.discard(self.vault, "checkin")
         self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
         self.show_day()
-        if safety.detect(str(saved.values.get("note", ""))):
-            self.app.action_sos()  # type: ignore[attr-defined]
-        elif saved.values.get("sober") is False:
-            self.offer_slip()
+        if saved.crisis:
+            self.companion.action_sos()
+        elif saved.offer_slip:
+            self.offer_slip(saved.days_kept)
 
-    def offer_slip(self) -> None:
-        prof = profile.load(self.vault)
-        start = prof.get("recovery_start_date")
-        if start and date.fromisoformat(start) >= self.day:
-            return
-        days = progress.sober_days(prof, self.day)
+    def offer_slip(self, days: int | None) -> None:
         kept = f" Your {days} days stay in your history." if days else ""
         question = (
             f"Would you like to log a slip on {self.day:%Y-%m-%d} and start counting "
@@ -212,7 +206,7 @@ class CheckInScreen(DataScreen):
             return False
         self.day = date.fromisoformat(str(draft.get("day", clock.today().isoformat())))
         self.show_day()
-        for name, value in dict(draft.get("values", {})).items():  # type: ignore[arg-type]
+        for name, value in dict(draft.get("values", {})).items():
             if name == "outcome":
                 self.query_one("#outcome", Select).value = value
             else:

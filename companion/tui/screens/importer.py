@@ -23,17 +23,10 @@ SOURCES = [
 ]
 
 
-class ImportScreen(Dialog):
+class ImportScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back", id="import-back"),
     ]
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    ImportScreen ProgressBar { margin: 1 0; }
-    ImportScreen #report { height: auto; max-height: 12; }
-    """
-    )
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -65,29 +58,21 @@ class ImportScreen(Dialog):
 
     @work(thread=True, exclusive=True, group="import")
     def run_import(self, kind: str, path: Path) -> None:
-        from companion.importers.run import import_source
+        from companion.usecases.importing import import_history
 
-        vault = self.app.vault  # type: ignore[attr-defined]
+        unlocked = self.companion.unlocked
+        if unlocked is None:
+            return
         bar = self.query_one("#progress", ProgressBar)
 
         def progress(done: int, total: int) -> None:
             self.app.call_from_thread(bar.update, total=total, progress=done)
 
         try:
-            report = import_source(vault, kind, path, progress)
+            report = import_history(unlocked, kind, path, progress)
         except CompanionError as err:
             self.app.call_from_thread(self.finished, [str(err)], False)
             return
-        index = self.app.index  # type: ignore[attr-defined]
-        if index is not None and report.added_ids:
-            from companion.activity import journal
-            from companion.clock import stamp
-
-            for entry_id in report.added_ids:
-                entry = journal.get(vault, entry_id)
-                index.put_journal(
-                    entry.id, stamp(entry.created_at), entry.title, entry.text, entry.tags
-                )
         self.app.call_from_thread(self.finished, report.lines(), report.added > 0)
 
     def finished(self, lines: list[str], added: bool) -> None:
@@ -108,8 +93,11 @@ class ImportScreen(Dialog):
         from companion.importers.run import learning_estimate
         from companion.tui.screens.modals import ConfirmScreen
 
-        vault = self.app.vault  # type: ignore[attr-defined]
-        gateway = llm.configured(vault, "extraction")
+        unlocked = self.companion.unlocked
+        if unlocked is None:
+            return
+        vault = unlocked.vault
+        gateway = unlocked.gateway("extraction")
         if gateway is None:
             self.query_one("#report", Static).update(llm.OFFLINE_HELP)
             return
@@ -118,7 +106,7 @@ class ImportScreen(Dialog):
         def go(yes: bool | None) -> None:
             if yes:
                 journal.release_imports(vault)
-                self.app.maybe_extract(force=True)  # type: ignore[attr-defined]
+                self.companion.maybe_extract(force=True)
                 self.dismiss(None)
                 self.app.notify(
                     "Learning from your imported history; progress is in What I "

@@ -101,10 +101,11 @@ class InsightsScreen(DataScreen):
             yield YearInPixels(id="pixels")
 
     def refresh_data(self) -> None:
-        self.load()
+        self.load_charts()
 
     @work(thread=True, exclusive=True, group="insights")
-    def load(self) -> None:
+    def load_charts(self) -> None:
+        """Read and compute in a thread; ``show`` paints on the UI thread."""
         vault, today = self.vault, clock.today()
         recent = checkins.between(vault, today - timedelta(days=WINDOW - 1), today)
         series = [
@@ -148,10 +149,10 @@ class InsightsScreen(DataScreen):
         if target > clock.today():
             return
         self.week_start = target
-        self.load()
+        self.load_charts()
 
     def action_year(self, step: int) -> None:
         if self.year + step > clock.today().year:
             return
         self.year += step
-        self.load()
+        self.load_charts()

@@ -15,39 +15,14 @@ from textual.widgets.option_list import Option
 
 from companion import clock
 from companion.activity import drafts, journal
-from companion.coach import safety
 from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.text import literal, one_line, visible
+from companion.usecases import journaling
 
 PAGE = 50
 MORE = "more"
-
-
-def offer_forget(screen: DataScreen, refs: set[str], what: str) -> None:
-    """After deleting something, offer to forget what was learned from it."""
-    from companion.memory import store
-
-    citing = store.facts_citing(screen.vault, refs)
-    if not citing:
-        return
-
-    def forget(yes: bool | None) -> None:
-        if yes:
-            for fact in citing:
-                store.forget_fact(screen.vault, fact.id)
-            screen.notify(f"Forgot {len(citing)} thing(s) learned from {what}.")
-
-    listing = "\n".join(f"- {f.text}" for f in citing[:8])
-    screen.app.push_screen(
-        ConfirmScreen(
-            f"{len(citing)} thing(s) I learned came from {what}:\n{listing}\nForget them too?",
-            "Forget them",
-            "Keep them",
-        ),
-        forget,
-    )
 
 
 def parse_tags(text: str) -> list[str]:
@@ -223,28 +198,21 @@ class JournalScreen(DataScreen):
             self.notify("The entry is empty; write something first.", severity="warning")
             return
         try:
-            if self.entry_id is None:
-                entry = journal.add(self.vault, text, title.strip(), parse_tags(tags))
-            else:
-                entry = journal.edit(
-                    self.vault, self.entry_id, text, title.strip(), parse_tags(tags)
-                )
+            saved = journaling.save_entry(
+                self.unlocked, text, title.strip(), parse_tags(tags), self.entry_id
+            )
         except CompanionError as err:
             self.notify(str(err), severity="error")
             return
-        drafts.discard(self.vault, "journal", self.entry_id)
-        if self.companion.index is not None:
-            self.companion.index.put_journal(
-                entry.id, clock.stamp(entry.created_at), entry.title, entry.text, entry.tags
-            )
+        entry = saved.entry
         self.entry_id = entry.id
         self.loaded = (title, text, " ".join(entry.tags))
         self.query_one("#entry-tags", Input).value = self.loaded[2]
         self.set_status(f"Saved entry {entry.id} at {clock.now():%H:%M}.")
         self.notify("Saved.")
         self.refresh_data()
-        if safety.detect(text):
-            self.app.action_sos()  # type: ignore[attr-defined]
+        if saved.crisis:
+            self.companion.action_sos()
 
     def action_delete(self) -> None:
         option = self.query_one("#entries", OptionList).highlighted_option
@@ -255,16 +223,13 @@ class JournalScreen(DataScreen):
         def answer(yes: bool | None) -> None:
             if not yes:
                 return
-            journal.delete(self.vault, entry_id)
-            drafts.discard(self.vault, "journal", entry_id)
-            if self.companion.index is not None:
-                self.companion.index.remove("journal", entry_id)
+            learned = journaling.delete_entry(self.unlocked, entry_id)
             if self.entry_id == entry_id:
                 self.entry_id, self.loaded = None, ("", "", "")
                 self.fill("", "", "")
             self.notify(f"Deleted entry {entry_id}.")
             self.refresh_data()
-            offer_forget(self, {f"journal_entry:{entry_id}"}, "this entry")
+            self.offer_forget(learned, "this entry")
 
         self.app.push_screen(
             ConfirmScreen(

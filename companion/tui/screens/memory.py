@@ -19,14 +19,16 @@ from companion.memory import fresh_start, pending, store
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import (
     ConfirmScreen,
+    PairPromptScreen,
     PromptScreen,
     TextScreen,
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
+from companion.vault import Vault
 
 
-def extraction_status(vault) -> str:  # type: ignore[no-untyped-def]
+def extraction_status(vault: Vault) -> str:
     latest = store.latest_run(vault)
     if latest is None:
         return "Extraction: never run yet."
@@ -205,9 +207,8 @@ class MemoryScreen(DataScreen):
             self.refresh_data()
 
         self.app.push_screen(
-            PromptScreen(
+            PairPromptScreen(
                 "Add something I should know",
-                "",
                 "Fact",
                 "Category (identity, goals, preferences, ...)",
                 "preferences",

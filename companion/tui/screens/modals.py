@@ -1,35 +1,28 @@
 """Dialogs: confirmations, the recovery key, help, SOS and small text prompts.
 
-Each is a ``ModalScreen`` that dismisses with its answer; Escape always backs out.
+Each is a ``ModalScreen`` typed by the answer it dismisses with; Escape always backs out.
+Their look is in ``dialogs.tcss``.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Static
+from textual.widgets import Button, Checkbox, Input, Static, TextArea
 
+from companion.tui.navigation import keys_help
+from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
 
+Answer = TypeVar("Answer")
 
-class Dialog(ModalScreen):  # type: ignore[type-arg]
-    DEFAULT_CSS = """
-    Dialog { align: center middle; }
-    Dialog > Vertical {
-        width: 70; max-width: 100%; height: auto; max-height: 100%;
-        padding: 1 2; border: thick $primary; background: $surface;
-    }
-    Dialog .title { text-style: bold; margin-bottom: 1; }
-    Dialog .buttons { height: auto; margin-top: 1; }
-    Dialog .buttons Button { margin-right: 1; }
-    Dialog .error { color: $error; height: auto; }
-    Dialog Input { margin-bottom: 1; }
-    """
+
+class Dialog(ModalScreen[Answer | None], CompanionScreen[Answer | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back", id="dialog-back"),
     ]
@@ -38,7 +31,7 @@ class Dialog(ModalScreen):  # type: ignore[type-arg]
         self.dismiss(None)
 
 
-class ConfirmScreen(Dialog):
+class ConfirmScreen(Dialog[bool]):
     """Yes or no; ``dismiss(True)`` only on an explicit yes."""
 
     def __init__(
@@ -65,7 +58,7 @@ class ConfirmScreen(Dialog):
         self.dismiss(False)
 
 
-class TypedConfirmScreen(Dialog):
+class TypedConfirmScreen(Dialog[list[bool]]):
     """A dangerous action that needs a typed word, with optional extra choices."""
 
     def __init__(self, title: str, body: str, word: str, options: list[str] | None = None):
@@ -102,27 +95,17 @@ class TypedConfirmScreen(Dialog):
         self.dismiss(None)
 
 
-class PromptScreen(Dialog):
-    """One line of text (a title, a fact); ``None`` when cancelled."""
+class PromptScreen(Dialog[str]):
+    """One line of text (a title, a fact's new wording); ``None`` when cancelled."""
 
-    def __init__(
-        self,
-        title: str,
-        value: str = "",
-        placeholder: str = "",
-        extra_label: str = "",
-        extra_value: str = "",
-    ) -> None:
+    def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
         super().__init__()
         self.title_text, self.value, self.placeholder = title, value, placeholder
-        self.extra_label, self.extra_value = extra_label, extra_value
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, classes="title")
             yield Input(self.value, placeholder=self.placeholder, id="value")
-            if self.extra_label:
-                yield Input(self.extra_value, placeholder=self.extra_label, id="extra")
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="yes", variant="primary")
                 yield Button("Cancel", id="no")
@@ -133,26 +116,47 @@ class PromptScreen(Dialog):
     @on(Input.Submitted)
     @on(Button.Pressed, "#yes")
     def save(self) -> None:
-        value = self.query_one("#value", Input).value
-        if self.extra_label:
-            self.dismiss((value, self.query_one("#extra", Input).value))
-        else:
-            self.dismiss(value)
+        self.dismiss(self.query_one("#value", Input).value)
 
     @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:
         self.dismiss(None)
 
 
-class TextScreen(Dialog):
+class PairPromptScreen(Dialog[tuple[str, str]]):
+    """Two lines (a fact and its category); ``None`` when cancelled."""
+
+    def __init__(self, title: str, placeholder: str, second: str, second_value: str) -> None:
+        super().__init__()
+        self.title_text, self.placeholder = title, placeholder
+        self.second, self.second_value = second, second_value
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield Input(placeholder=self.placeholder, id="value")
+            yield Input(self.second_value, placeholder=self.second, id="extra")
+            with Horizontal(classes="buttons"):
+                yield Button("Save", id="yes", variant="primary")
+                yield Button("Cancel", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#value").focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#yes")
+    def save(self) -> None:
+        value, extra = self.query_one("#value", Input).value, self.query_one("#extra", Input).value
+        self.dismiss((value, extra))
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextScreen(Dialog[None]):
     """Read-only text (a fact's history, the last update), shown literally."""
 
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    TextScreen VerticalScroll { height: auto; max-height: 20; }
-    """
-    )
 
     def __init__(self, title: str, body: str) -> None:
         super().__init__()
@@ -171,16 +175,9 @@ class TextScreen(Dialog):
         self.dismiss(None)
 
 
-class EditorScreen(Dialog):
+class EditorScreen(Dialog[str]):
     """A longer text to edit (the extraction prompt); ``None`` when cancelled."""
 
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    EditorScreen > Vertical { width: 100; height: 90%; }
-    EditorScreen TextArea { height: 1fr; }
-    """
-    )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back", id="editor-back"),
         Binding("ctrl+s", "save", "Save", id="editor-save"),
@@ -191,8 +188,6 @@ class EditorScreen(Dialog):
         self.title_text, self.text = title, text
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import TextArea
-
         with Vertical():
             yield Static(self.title_text + "  (Ctrl+S saves, Escape cancels)", classes="title")
             yield TextArea(self.text, id="editor", soft_wrap=True)
@@ -202,8 +197,6 @@ class EditorScreen(Dialog):
 
     @on(Button.Pressed, "#yes")
     def action_save(self) -> None:
-        from textual.widgets import TextArea
-
         self.dismiss(self.query_one("#editor", TextArea).text)
 
     @on(Button.Pressed, "#no")
@@ -211,7 +204,7 @@ class EditorScreen(Dialog):
         self.dismiss(None)
 
 
-class RecoveryKeyScreen(Dialog):
+class RecoveryKeyScreen(Dialog[bool]):
     """Shown once at creation. Leaving requires saying it was written down."""
 
     BINDINGS: ClassVar[list[BindingType]] = []
@@ -233,12 +226,6 @@ class RecoveryKeyScreen(Dialog):
             with Horizontal(classes="buttons"):
                 yield Button("Continue", id="yes", variant="primary", disabled=True)
 
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    #recovery-key { text-style: bold; color: $warning; margin: 1 0; text-align: center; }
-    """
-    )
 
     @on(Checkbox.Changed)
     def toggle(self, event: Checkbox.Changed) -> None:
@@ -249,7 +236,7 @@ class RecoveryKeyScreen(Dialog):
         self.dismiss(True)
 
 
-class ForgotScreen(Dialog):
+class ForgotScreen(Dialog[tuple[str, str]]):
     """Recovery key plus a new passphrase, typed twice."""
 
     def compose(self) -> ComposeResult:
@@ -289,13 +276,11 @@ class ForgotScreen(Dialog):
         self.dismiss(None)
 
 
-HELP = """\
+HELP = f"""\
 Keys everywhere
   F1 or ?     this help
   F2          SOS: crisis lines, your coping plan and contacts (works while locked)
-  F3  Today         F4  Check-in       F5  Journal       F6  Chat
-  F7  What I know about you            F8  Profile       F9  Insights
-  F10 Settings
+{keys_help()}
   Ctrl+P      command palette: every screen and action by name
   Ctrl+L      lock now
   Escape      back
@@ -315,17 +300,10 @@ Privacy
 """
 
 
-class HelpScreen(Dialog):
+class HelpScreen(Dialog[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,question_mark", "cancel", "Close", id="help-close"),
     ]
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    HelpScreen > Vertical { width: 90; }
-    HelpScreen VerticalScroll { height: auto; max-height: 20; }
-    """
-    )
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -340,27 +318,17 @@ class HelpScreen(Dialog):
         self.dismiss(None)
 
 
-class SosScreen(Dialog):
+class SosScreen(Dialog[None]):
     """Crisis lines (always), and after unlock the user's coping plan and contacts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f2", "cancel", "Close", id="sos-close"),
     ]
-    DEFAULT_CSS = (
-        Dialog.DEFAULT_CSS
-        + """
-    SosScreen > Vertical { border: thick $error; }
-    SosScreen #lines { margin-bottom: 1; }
-    """
-    )
 
     def compose(self) -> ComposeResult:
         from companion.coach import crisis
 
-        config = getattr(self.app, "config", None)
-        from companion.config import Config
-
-        lines = crisis.as_text(config if isinstance(config, Config) else Config())
+        lines = crisis.as_text(self.companion.config)
         with Vertical():
             yield Static("You are not alone. Reach out now:", classes="title")
             yield Static(literal(lines), id="lines")
@@ -371,12 +339,12 @@ class SosScreen(Dialog):
                 yield Button("Close", id="no")
 
     def personal(self) -> str:
-        vault = getattr(self.app, "vault", None)
-        if vault is None:
+        unlocked = self.companion.unlocked
+        if unlocked is None:
             return ""
         from companion.activity import profile
 
-        prof = profile.load(vault)
+        prof = profile.load(unlocked.vault)
         parts = []
         if prof.get("coping_plan"):
             parts.append("Your coping plan:\n" + str(prof["coping_plan"]))

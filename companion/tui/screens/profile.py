@@ -60,7 +60,7 @@ class ProfileScreen(DataScreen):
         draft = drafts.load(self.vault, "profile")
         if draft:
             self.refresh_data()
-            for name, value in dict(draft.get("fields", {})).items():  # type: ignore[arg-type]
+            for name, value in dict(draft.get("fields", {})).items():
                 if name in profile.FIELDS:
                     self.query_one(f"#field-{name}", Input).value = str(value)
             self.notify("Restored the profile changes you had not saved (Ctrl+S saves).")

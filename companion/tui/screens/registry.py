@@ -1,9 +1,9 @@
-"""Mode name -> screen class, imported once the vault is open."""
+"""Mode -> screen class, imported once the vault is open (never before the first paint)."""
 
 from __future__ import annotations
 
-from textual.screen import Screen
-
+from companion.tui.navigation import MODES
+from companion.tui.screens.base import DataScreen
 from companion.tui.screens.chat import ChatScreen
 from companion.tui.screens.checkin import CheckInScreen
 from companion.tui.screens.insights import InsightsScreen
@@ -13,13 +13,17 @@ from companion.tui.screens.profile import ProfileScreen
 from companion.tui.screens.settings import SettingsScreen
 from companion.tui.screens.today import TodayScreen
 
-SCREENS: dict[str, type[Screen[None]]] = {
-    "today": TodayScreen,
-    "checkin": CheckInScreen,
-    "journal": JournalScreen,
-    "chat": ChatScreen,
-    "memory": MemoryScreen,
-    "profile": ProfileScreen,
-    "insights": InsightsScreen,
-    "settings": SettingsScreen,
+SCREENS: dict[str, type[DataScreen]] = {
+    screen.MODE: screen
+    for screen in (
+        TodayScreen,
+        CheckInScreen,
+        JournalScreen,
+        ChatScreen,
+        MemoryScreen,
+        ProfileScreen,
+        InsightsScreen,
+        SettingsScreen,
+    )
 }
+assert tuple(SCREENS) == MODES, "every destination in navigation.NAV has its screen, in order"

@@ -130,7 +130,7 @@ class SettingsScreen(DataScreen):
         if not draft:
             return
         self.refresh_data()
-        fields = dict(draft.get("fields", {}))  # type: ignore[arg-type]
+        fields = dict(draft.get("fields", {}))
         offered = {"provider": {v for _, v in PROVIDERS}, "theme": {v for _, v in THEMES}}
         for name, value in fields.items():
             if name in INPUTS:

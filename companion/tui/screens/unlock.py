@@ -13,9 +13,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
+from textual.message import Message
 from textual.widgets import Button, Footer, Input, LoadingIndicator, Static
 
+from companion.paths import VaultPaths
+from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
 
 if TYPE_CHECKING:
@@ -49,7 +51,14 @@ def strength_hint(passphrase: str) -> str:
     return "Strength: strong."
 
 
-class UnlockScreen(Screen[None]):
+class UnlockScreen(CompanionScreen[None]):
+    class Opened(Message):
+        """The vault is open: created, unlocked, recovered or restored."""
+
+        def __init__(self, vault: Vault) -> None:
+            super().__init__()
+            self.vault = vault
+
     AUTO_FOCUS = "#passphrase"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -73,12 +82,8 @@ class UnlockScreen(Screen[None]):
         self.creating = not self.app_paths.db.exists()
 
     @property
-    def app_paths(self):  # type: ignore[no-untyped-def]
-        from companion.tui.app import CompanionApp
-
-        app = self.app
-        assert isinstance(app, CompanionApp)
-        return app.paths
+    def app_paths(self) -> VaultPaths:
+        return self.companion.paths
 
     def compose(self) -> ComposeResult:
         with Vertical(id="card"):
@@ -121,7 +126,7 @@ class UnlockScreen(Screen[None]):
 
         if not self.creating:
             # Compose Today now, so the key derivation later has both cores to itself.
-            self.app.call_from_thread(self.app.prewarm)  # type: ignore[attr-defined]
+            self.app.call_from_thread(self.companion.prewarm)
 
     # -- feedback -----------------------------------------------------------------------
 
@@ -130,10 +135,10 @@ class UnlockScreen(Screen[None]):
 
     def busy(self, working: bool) -> None:
         self.query_one("#working").display = working
-        for widget in self.query(Button):
-            widget.disabled = working
-        for widget in self.query(Input):
-            widget.disabled = working
+        for button in self.query(Button):
+            button.disabled = working
+        for field in self.query(Input):
+            field.disabled = working
 
     def show_locked(self, reason: str) -> None:
         self.creating = False
@@ -217,12 +222,9 @@ class UnlockScreen(Screen[None]):
         passphrase.focus()
 
     def succeeded(self, vault: Vault) -> None:
-        from companion.tui.app import CompanionApp
-
         self.busy(False)
         self.query_one("#passphrase", Input).value = ""
-        assert isinstance(self.app, CompanionApp)
-        self.app.unlocked(vault)
+        self.post_message(self.Opened(vault))
 
     def created(self, vault: Vault, recovery: str) -> None:
         from companion.tui.screens.modals import RecoveryKeyScreen
@@ -264,7 +266,9 @@ class UnlockScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "restore_newest":  # only offered once the vault proved damaged
-            found = self.query("#restore") if self.is_mounted else []
+            if not self.is_mounted:
+                return False
+            found = self.query("#restore")
             return bool(found) and found[0].display
         return True
 

@@ -5,16 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-LABELS = {
-    "today": "Today",
-    "checkin": "Check-in",
-    "journal": "Journal",
-    "chat": "Chat",
-    "memory": "Memory",
-    "profile": "Profile",
-    "insights": "Insights",
-    "settings": "Settings",
-}
+from companion.tui.navigation import NAV
 
 
 class NavBar(Static):
@@ -28,9 +19,9 @@ class NavBar(Static):
     @staticmethod
     def render_bar(active: str) -> Content:
         parts = []
-        for mode, label in LABELS.items():
-            if mode == active:
-                parts.append(f"[b reverse] {label} [/]")
+        for d in NAV:
+            if d.mode == active:
+                parts.append(f"[b reverse] {d.label} [/]")
             else:
-                parts.append(f"[@click=app.go('{mode}')] {label} [/]")
+                parts.append(f"[@click=app.go('{d.mode}')] {d.label} [/]")
         return Content.from_markup(" ".join(parts))

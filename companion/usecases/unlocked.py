@@ -1,0 +1,56 @@
+"""An open vault and what goes with it while it is open: the config, the search index and the
+model gateway. The app and the command line build it the same way, with :meth:`Unlocked.open`,
+and every use case takes it; time comes from ``companion.clock``, the one clock."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from companion import clock
+from companion import config as app_config
+from companion.activity.journal import Entry
+from companion.activity.search import SearchIndex
+from companion.config import Config
+from companion.llm import Gateway, configured
+from companion.vault import Vault
+
+
+@dataclass
+class Unlocked:
+    vault: Vault
+    config: Config
+    index: SearchIndex | None = None
+    """Decrypted text, in memory only: built on demand, dropped with this object."""
+    _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def open(cls, vault: Vault, config: Config | None = None) -> Unlocked:
+        return cls(vault, config if config is not None else app_config.load())
+
+    def gateway(self, purpose: str = "chat") -> Gateway | None:
+        """The model the user set up for ``purpose``; ``None`` when the coach is offline."""
+        return configured(self.vault, purpose)
+
+    def search_index(self) -> SearchIndex:
+        """The index, built now if it is not yet (slow on a big vault: call it in a worker)."""
+        with self._building:
+            if self.index is None:
+                self.index = SearchIndex.build(self.vault)
+            return self.index
+
+    def indexed(self, entry: Entry) -> None:
+        """Keep a built index in step with a journal entry just saved."""
+        if self.index is not None:
+            self.index.put_journal(
+                entry.id, clock.stamp(entry.created_at), entry.title, entry.text, entry.tags
+            )
+
+    def unindexed(self, kind: str, record_id: int) -> None:
+        if self.index is not None:
+            self.index.remove(kind, record_id)
+
+    def close(self) -> None:
+        """Lock: the index goes, then the vault closes (its key is dropped)."""
+        self.index = None
+        self.vault.close()
