@@ -117,6 +117,8 @@ class FakeLLM:
     def send_json(handler: BaseHTTPRequestHandler, code: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
         handler.send_response(code)
+        if code in (429, 529):
+            handler.send_header("retry-after", "0")  # as the real API asks; no waiting in tests
         handler.send_header("content-type", "application/json")
         handler.send_header("content-length", str(len(data)))
         handler.end_headers()
@@ -247,6 +249,11 @@ class FakeLLM:
         if b.kind == "status":
             self.send_json(handler, b.status, {"error": {"message": b.text}})
             return
+        if b.kind == "hang":
+            self.release.wait(30)
+            return
+        if b.kind == "tool":  # a local model answers structured output as JSON text
+            b = Behaviour("text", json.dumps(b.tool_input))
         handler.send_response(200)
         handler.send_header("content-type", "text/event-stream")
         handler.send_header("connection", "close")

@@ -157,3 +157,47 @@ def test_weekly_insights_and_a_share_report_without_text(vault) -> None:
     assert "lonely: 7" in report and "2026-W47" in report
     assert secret not in report and "ZQX" not in report
     assert secret not in json.dumps(week.as_dict())
+
+
+def test_changes_waiting_for_the_user_are_listed_accepted_and_rejected(
+    created, passfile, fake_llm
+) -> None:
+    """Extraction may only propose a new sobriety date or focus; the user decides, here
+    from the command line as from the memory panel."""
+    from companion.activity import profile
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        profile.update(vault, {"recovery_start_date": "2026-01-10", "recovery_focus": "alcohol"})
+        entry = journal.add(vault, "Counting from March 3rd now, and it's alcohol and weed.").id
+    ref = f"journal_entry:{entry}"
+    fake_llm.push(
+        tool(
+            answer(
+                profile_updates=[
+                    {"field": "recovery_start_date", "value": "2026-03-03", "evidence": [ref]},
+                    {"field": "recovery_focus", "value": "alcohol and cannabis", "evidence": [ref]},
+                ]
+            )
+        )
+    )
+    assert cli(passfile, "memory", "extract", env=child_env()).returncode == 0
+    listed = cli(passfile, "memory", "pending")
+    assert listed.returncode == 0
+    assert "1  recovery start date → 2026-03-03" in listed.stdout
+    assert "2  recovery focus → alcohol and cannabis" in listed.stdout
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert profile.load(vault)["recovery_start_date"] == "2026-01-10"  # nothing changed yet
+
+    missing = cli(passfile, "memory", "accept", "3")
+    assert missing.returncode == 2 and "no change 3 waiting" in missing.stderr
+    accepted = cli(passfile, "memory", "accept", "1")
+    assert accepted.returncode == 0 and "accepted: recovery start date" in accepted.stdout
+    rejected = cli(passfile, "memory", "reject", "1")  # the focus change is number 1 now
+    assert rejected.returncode == 0 and "rejected: recovery focus" in rejected.stdout
+    assert "Nothing is waiting" in cli(passfile, "memory", "pending").stdout
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        current = profile.load(vault)
+    assert current["recovery_start_date"] == "2026-03-03"
+    assert current["recovery_history"][0]["start"] == "2026-01-10"  # the old run is kept
+    assert current["recovery_focus"] == "alcohol"

@@ -23,7 +23,14 @@ def global_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from companion.cli import activity_cmds, coach_cmds, memory_cmds, vault_cmds
+    from companion.cli import (
+        activity_cmds,
+        coach_cmds,
+        import_cmds,
+        memory_cmds,
+        report_cmds,
+        vault_cmds,
+    )
 
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -37,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     activity_cmds.register(commands)
     coach_cmds.register(commands)
     memory_cmds.register(commands)
+    import_cmds.register(commands)
+    report_cmds.register(commands)
     return parser
 
 

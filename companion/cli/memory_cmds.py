@@ -1,4 +1,4 @@
-"""``companion memory``, ``companion ledger`` and ``companion insights``."""
+"""``companion memory``: what Companion knows, what waits for you, and learning on demand."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion.cli.common import open_vault, out
+from companion.cli.import_cmds import cmd_learn_imports
 from companion.errors import EX_TEMPFAIL, InvalidInput, VaultBusy
 from companion.paths import open_private
 
@@ -65,24 +66,6 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p = sub.add_parser("learn-imports", help="learn from imported history (shows the cost first)")
     p.add_argument("--yes", action="store_true", help="do not ask before sending")
     p.set_defaults(handler=cmd_learn_imports)
-
-    register_imports(commands)
-
-    p = commands.add_parser("ledger", help="every call that left this machine")
-    p.add_argument("-n", type=int, default=50)
-    p.set_defaults(handler=cmd_ledger)
-
-    p = commands.add_parser("insights", help="weekly insights")
-    p.add_argument("--week", metavar="YYYY-Www", help="default: this week")
-    p.add_argument("--json", action="store_true")
-    p.add_argument(
-        "--share",
-        action="store_true",
-        help="a report for a sponsor or therapist: aggregates only, no text",
-    )
-    p.add_argument("-o", "--output", metavar="FILE", help="where --share writes (default stdout)")
-    p.set_defaults(handler=cmd_insights)
-
 
 def memory_json(vault: Vault) -> dict[str, Any]:
     from companion.memory import followups, store
@@ -301,124 +284,3 @@ def cmd_relearn(args: argparse.Namespace) -> int:
         "(companion memory extract --force runs it now)."
     )
     return 0
-
-
-def cmd_ledger(args: argparse.Namespace) -> int:
-    from companion.llm import ledger
-
-    with open_vault(args) as unlocked:
-        vault = unlocked.vault
-        calls = ledger.calls(vault, args.n)
-    if not calls:
-        print("No call has left this machine.")
-    total = 0.0
-    for c in calls:
-        total += c.cost_usd
-        status = c.error or "ok"
-        print(
-            f"{c.created_at:%Y-%m-%d %H:%M}  {c.purpose:<10} {c.model:<22} "
-            f"{c.input_tokens:>7} in {c.output_tokens:>6} out  ${c.cost_usd:.4f}  {status}"
-        )
-    if calls:
-        print(f"estimated total for these {len(calls)} calls: ${total:.4f}")
-    return 0
-
-
-def cmd_insights(args: argparse.Namespace) -> int:
-    from companion.memory import insights
-
-    with open_vault(args) as unlocked:
-        vault = unlocked.vault
-        week = insights.weekly(vault, args.week)
-    if args.share:
-        report = insights.share_report(week)
-        if args.output:
-            with open_private(Path(args.output)) as handle:
-                handle.write(report)
-            print(f"wrote {args.output}", file=sys.stderr)
-        else:
-            sys.stdout.write(report)
-        return 0
-    if args.json:
-        sys.stdout.write(json.dumps(week.as_dict(), indent=2) + "\n")
-        return 0
-    sys.stdout.write(insights.share_report(week))
-    return 0
-
-
-def register_imports(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    importer = commands.add_parser("import", help="bring in history from jrnl, Day One, Markdown")
-    sub = importer.add_subparsers(dest="import_kind", metavar="SOURCE", required=True)
-    for kind, what in (
-        ("jrnl", "jrnl's JSON export (jrnl --export json > FILE)"),
-        ("dayone", "a Day One JSON export, or the .zip itself"),
-        ("markdown", "a folder of Markdown files, one entry each"),
-    ):
-        p = sub.add_parser(kind, help=what)
-        p.add_argument("path", metavar="DIR" if kind == "markdown" else "FILE")
-        p.set_defaults(handler=cmd_import)
-
-
-def cmd_import(args: argparse.Namespace) -> int:
-    from companion.usecases.importing import import_history
-
-    path = Path(args.path).expanduser()
-    if not path.exists():
-        raise InvalidInput(f"there is nothing at {path}.")
-    tty = sys.stderr.isatty()
-
-    def progress(done: int, total: int) -> None:
-        if tty:
-            sys.stderr.write(f"\rimporting {done:,} of {total:,}")
-            sys.stderr.flush()
-
-    with open_vault(args) as unlocked:
-        report = import_history(unlocked, args.import_kind, path, progress)
-    if tty:
-        sys.stderr.write("\n")
-    for line in report.lines():
-        out(line)
-    if report.added:
-        print(
-            "Imported history is not sent to the coach's model. To learn from it: "
-            "companion memory learn-imports (it says what that costs first)."
-        )
-    return 0
-
-
-def cmd_learn_imports(args: argparse.Namespace) -> int:
-    import asyncio
-
-    from companion import llm
-    from companion.activity import journal
-    from companion.importers.run import learning_estimate
-    from companion.memory import extraction
-
-    with open_vault(args) as unlocked:
-        vault = unlocked.vault
-        gateway = llm.configured(vault, "extraction")
-        if gateway is None:
-            sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
-            return 69
-        estimate = learning_estimate(vault, gateway.model)
-        if not estimate.entries:
-            print("There is no imported history waiting to be learned from.")
-            return 0
-        print(
-            f"{estimate.entries:,} imported entries: about {estimate.input_tokens:,} tokens "
-            f"in {estimate.calls} call(s), about ${estimate.cost_usd:.2f} with {gateway.model}."
-        )
-        if not args.yes:
-            if not sys.stdin.isatty():
-                raise InvalidInput("add --yes to go ahead without a terminal to confirm on.")
-            if input("Go ahead? (yes/no) ").strip().lower() not in ("y", "yes"):
-                print("nothing was sent")
-                return 0
-        journal.release_imports(vault)
-        result = asyncio.run(
-            extraction.extract(
-                vault, gateway, force=True, progress=lambda s: print(s, file=sys.stderr)
-            )
-        )
-    print(result.line)
-    return 1 if result.error else 0

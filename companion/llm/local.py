@@ -66,8 +66,8 @@ class LocalProvider:
             cls = (
                 http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
             )
+            conn = cls(url.hostname or "localhost", url.port, timeout=self.timeout)
             try:
-                conn = cls(url.hostname or "localhost", url.port, timeout=self.timeout)
                 conn.request("POST", url.path, body, {"Content-Type": "application/json"})
                 response = conn.getresponse()
                 if response.status != 200:
@@ -91,6 +91,8 @@ class LocalProvider:
                 put("error", ("stream", None))
             except (OSError, ValueError, http.client.HTTPException) as exc:
                 put("error", ("timeout" if isinstance(exc, TimeoutError) else "connection", None))
+            finally:
+                conn.close()
 
         threading.Thread(target=run, daemon=True, name="local-model").start()
         sent = estimate(system + "".join(m["content"] for m in messages))

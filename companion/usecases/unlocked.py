@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from companion import clock
 from companion import config as app_config
 from companion.activity.journal import Entry
 from companion.activity.search import SearchIndex
 from companion.config import Config
-from companion.llm import Gateway, configured
 from companion.vault import Vault
+
+if TYPE_CHECKING:
+    from companion.llm import Gateway
 
 
 @dataclass
@@ -30,6 +33,8 @@ class Unlocked:
 
     def gateway(self, purpose: str = "chat") -> Gateway | None:
         """The model the user set up for ``purpose``; ``None`` when the coach is offline."""
+        from companion.llm import configured  # not on the path of commands that need no model
+
         return configured(self.vault, purpose)
 
     def search_index(self) -> SearchIndex:

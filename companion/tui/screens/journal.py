@@ -50,6 +50,8 @@ class JournalScreen(DataScreen):
         self.entry_id: int | None = None
         self.loaded = ("", "", "")  # title, text, tags as loaded, to tell edits apart
         self.shown = 0
+        self.listed = ""
+        """The search the list shows results of ("" for the newest entries)."""
         self.draft_timer: Timer | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -89,6 +91,7 @@ class JournalScreen(DataScreen):
                 self.companion.build_index()  # exclusive: joins one already running
                 return
             hits = index.search(query, limit=500, kind="journal")
+            self.listed = query
             entries.add_options(
                 [
                     Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, 60)}"), id=str(hit.id))
@@ -97,6 +100,7 @@ class JournalScreen(DataScreen):
                 or [Option("No matching entries.", disabled=True)]
             )
             return
+        self.listed = ""
         self.add_page()
 
     def add_page(self) -> None:
