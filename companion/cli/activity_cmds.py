@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.activity import checkins, journal
-from companion.cli.common import open_vault, out
+from companion.cli.common import confirmed, open_vault, out, safe
 from companion.errors import InvalidInput
 from companion.paths import open_private
 from companion.usecases.export import FORMATS, render
@@ -176,13 +176,13 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         entry = journal.get(vault, args.id)
-        if not args.yes:
-            if not sys.stdin.isatty():
-                raise InvalidInput("add --yes to delete without a terminal to confirm on.")
-            out(f"Delete entry {entry.id} ({entry.headline[:50]})? This cannot be undone.")
-            if input("Type yes to delete: ").strip().lower() != "yes":
-                print("kept")
-                return 0
+        question = safe(
+            f"Delete entry {entry.id} ({entry.headline[:50]})? This cannot be undone.\n"
+            "Type yes to delete: "
+        )
+        if not confirmed(args, question, ("yes",), "delete"):
+            print("kept")
+            return 0
         from companion.usecases import journaling
 
         citing = journaling.delete_entry(unlocked, entry.id)

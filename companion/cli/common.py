@@ -8,12 +8,16 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 from companion.cli import secrets
-from companion.errors import SessionEnded
+from companion.errors import InvalidInput, ModelError, SessionEnded
 from companion.paths import VaultPaths, resolve_data_dir
 from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault, session
+
+if TYPE_CHECKING:
+    from companion.llm import Gateway
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -66,3 +70,22 @@ def safe(text: str) -> str:
 
 def out(text: str = "") -> None:
     sys.stdout.write(safe(text) + "\n")
+
+
+def confirmed(args: argparse.Namespace, question: str, answers: tuple[str, ...], what: str) -> bool:
+    """``--yes``, or the person's answer on the terminal; with neither, say how to go ahead."""
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise InvalidInput(f"add --yes to {what} without a terminal to confirm on.")
+    return input(question).strip().lower() in answers
+
+
+def model_for(unlocked: Unlocked, purpose: str) -> Gateway:
+    """The model for ``purpose``; offline, a clear error (exit 69) instead."""
+    from companion.llm import OFFLINE_HELP
+
+    gateway = unlocked.gateway(purpose)
+    if gateway is None:
+        raise ModelError(OFFLINE_HELP, "offline")
+    return gateway

@@ -7,7 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from companion.cli.common import open_vault, out
+from companion.cli.common import confirmed, model_for, open_vault, out
 from companion.errors import InvalidInput
 
 
@@ -54,17 +54,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_learn_imports(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion import llm
     from companion.activity import journal
     from companion.importers.run import learning_estimate
     from companion.memory import extraction
 
     with open_vault(args) as unlocked:
         vault = unlocked.vault
-        gateway = llm.configured(vault, "extraction")
-        if gateway is None:
-            sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
-            return 69
+        gateway = model_for(unlocked, "extraction")
         estimate = learning_estimate(vault, gateway.model)
         if not estimate.entries:
             print("There is no imported history waiting to be learned from.")
@@ -73,12 +69,9 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
             f"{estimate.entries:,} imported entries: about {estimate.input_tokens:,} tokens "
             f"in {estimate.calls} call(s), about ${estimate.cost_usd:.2f} with {gateway.model}."
         )
-        if not args.yes:
-            if not sys.stdin.isatty():
-                raise InvalidInput("add --yes to go ahead without a terminal to confirm on.")
-            if input("Go ahead? (yes/no) ").strip().lower() not in ("y", "yes"):
-                print("nothing was sent")
-                return 0
+        if not confirmed(args, "Go ahead? (yes/no) ", ("y", "yes"), "go ahead"):
+            print("nothing was sent")
+            return 0
         journal.release_imports(vault)
         result = asyncio.run(
             extraction.extract(

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.cli.common import open_vault, out
+from companion.cli.common import confirmed, model_for, open_vault, out
 from companion.cli.import_cmds import cmd_learn_imports
-from companion.errors import EX_TEMPFAIL, InvalidInput, VaultBusy
+from companion.errors import EX_TEMPFAIL, VaultBusy
 from companion.paths import open_private
 
 if TYPE_CHECKING:
@@ -199,13 +199,10 @@ def cmd_reject(args: argparse.Namespace) -> int:
 def cmd_fresh_start(args: argparse.Namespace) -> int:
     from companion.memory.fresh_start import CONFIRM_WORD, fresh_start
 
-    if not args.yes:
-        if not sys.stdin.isatty():
-            raise InvalidInput("add --yes to erase without a terminal to confirm on.")
-        answer = input(f"This erases everything Companion learned. Type {CONFIRM_WORD}: ")
-        if answer.strip().lower() != CONFIRM_WORD:
-            print("nothing erased")
-            return 0
+    question = f"This erases everything Companion learned. Type {CONFIRM_WORD}: "
+    if not confirmed(args, question, (CONFIRM_WORD,), "erase"):
+        print("nothing erased")
+        return 0
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         erased = fresh_start(vault, args.profile, args.backups)
@@ -239,16 +236,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_extract(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion import llm
     from companion.memory import extraction
 
     try:
         with open_vault(args) as unlocked:
             vault = unlocked.vault
-            gateway = llm.configured(vault, "extraction")
-            if gateway is None:
-                sys.stderr.write(f"companion: {llm.OFFLINE_HELP}\n")
-                return 69
+            gateway = model_for(unlocked, "extraction")
             result = asyncio.run(
                 extraction.extract(
                     vault, gateway, force=args.force, progress=lambda s: print(s, file=sys.stderr)
@@ -267,15 +260,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
 def cmd_relearn(args: argparse.Namespace) -> int:
     from companion.memory.fresh_start import relearn_history
 
-    if not args.yes:
-        if not sys.stdin.isatty():
-            raise InvalidInput("add --yes to go ahead without a terminal to confirm on.")
-        if input(
-            "Mark all your history as new, so the next extraction learns from all of it "
-            "(it may cost more than a usual day)? (yes/no) "
-        ).strip().lower() not in ("y", "yes"):
-            print("nothing changed")
-            return 0
+    question = (
+        "Mark all your history as new, so the next extraction learns from all of it "
+        "(it may cost more than a usual day)? (yes/no) "
+    )
+    if not confirmed(args, question, ("y", "yes"), "go ahead"):
+        print("nothing changed")
+        return 0
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         count = relearn_history(vault)

@@ -95,63 +95,67 @@ class TypedConfirmScreen(Dialog[list[bool]]):
         self.dismiss(None)
 
 
-class PromptScreen(Dialog[str]):
+class _Prompt(Dialog[Answer]):
+    """Lines of text to fill in, Save and Cancel; subclasses say which and what comes back."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__()
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.title_text, classes="title")
+            yield from self.inputs()
+            with Horizontal(classes="buttons"):
+                yield Button("Save", id="yes", variant="primary")
+                yield Button("Cancel", id="no")
+
+    def inputs(self) -> ComposeResult:
+        yield from ()
+
+    def answer(self) -> Answer:
+        raise NotImplementedError
+
+    def on_mount(self) -> None:
+        self.query_one("#value").focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#yes")
+    def save(self) -> None:
+        self.dismiss(self.answer())
+
+    @on(Button.Pressed, "#no")
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PromptScreen(_Prompt[str]):
     """One line of text (a title, a fact's new wording); ``None`` when cancelled."""
 
     def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
-        super().__init__()
-        self.title_text, self.value, self.placeholder = title, value, placeholder
+        super().__init__(title)
+        self.value, self.placeholder = value, placeholder
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.title_text, classes="title")
-            yield Input(self.value, placeholder=self.placeholder, id="value")
-            with Horizontal(classes="buttons"):
-                yield Button("Save", id="yes", variant="primary")
-                yield Button("Cancel", id="no")
+    def inputs(self) -> ComposeResult:
+        yield Input(self.value, placeholder=self.placeholder, id="value")
 
-    def on_mount(self) -> None:
-        self.query_one("#value").focus()
-
-    @on(Input.Submitted)
-    @on(Button.Pressed, "#yes")
-    def save(self) -> None:
-        self.dismiss(self.query_one("#value", Input).value)
-
-    @on(Button.Pressed, "#no")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def answer(self) -> str:
+        return self.query_one("#value", Input).value
 
 
-class PairPromptScreen(Dialog[tuple[str, str]]):
+class PairPromptScreen(_Prompt[tuple[str, str]]):
     """Two lines (a fact and its category); ``None`` when cancelled."""
 
     def __init__(self, title: str, placeholder: str, second: str, second_value: str) -> None:
-        super().__init__()
-        self.title_text, self.placeholder = title, placeholder
-        self.second, self.second_value = second, second_value
+        super().__init__(title)
+        self.placeholder, self.second, self.second_value = placeholder, second, second_value
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static(self.title_text, classes="title")
-            yield Input(placeholder=self.placeholder, id="value")
-            yield Input(self.second_value, placeholder=self.second, id="extra")
-            with Horizontal(classes="buttons"):
-                yield Button("Save", id="yes", variant="primary")
-                yield Button("Cancel", id="no")
+    def inputs(self) -> ComposeResult:
+        yield Input(placeholder=self.placeholder, id="value")
+        yield Input(self.second_value, placeholder=self.second, id="extra")
 
-    def on_mount(self) -> None:
-        self.query_one("#value").focus()
-
-    @on(Input.Submitted)
-    @on(Button.Pressed, "#yes")
-    def save(self) -> None:
-        value, extra = self.query_one("#value", Input).value, self.query_one("#extra", Input).value
-        self.dismiss((value, extra))
-
-    @on(Button.Pressed, "#no")
-    def action_cancel(self) -> None:
-        self.dismiss(None)
+    def answer(self) -> tuple[str, str]:
+        return self.query_one("#value", Input).value, self.query_one("#extra", Input).value
 
 
 class TextScreen(Dialog[None]):
