@@ -105,8 +105,7 @@ class ClaudeProvider:
         tool: Any = request.tool
         client = self._client()
         try:
-            # Plain dicts are the wire form the SDK's TypedDicts describe.
-            message = await client.messages.create(  # type: ignore[call-overload]
+            message = await client.messages.create(  # type: ignore[call-overload]  # plain dicts are the wire form the SDK's TypedDicts describe
                 model=self.model,
                 max_tokens=request.max_tokens,
                 system=request.system,

@@ -36,7 +36,7 @@ _ids = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
 _opt_str = {"type": ["string", "null"]}
 _lines = {"type": "array", "items": {"type": "string"}, "maxItems": 10}
 
-TOOL = {
+TOOL: dict[str, Any] = {
     "name": "record_memory",
     "description": "Record what is worth remembering from the activity, once.",
     "input_schema": {
@@ -226,7 +226,7 @@ def _check(value: Any, schema: dict[str, Any], path: str) -> None:
 
 def validate(answer: Any) -> Output:
     """Strict structural check, plus dates that parse and texts that are not empty."""
-    _check(answer, TOOL["input_schema"], "output")  # type: ignore[arg-type]
+    _check(answer, TOOL["input_schema"], "output")
     for item in answer["follow_ups"]:
         if item.get("due_date"):
             try:

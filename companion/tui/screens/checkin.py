@@ -127,8 +127,8 @@ class CheckInScreen(DataScreen):
         self.clear_errors()
 
     def clear_errors(self) -> None:
-        for error in self.query(".field-error"):
-            error.update("")  # type: ignore[attr-defined]
+        for error in self.query(".field-error").results(Static):
+            error.update("")
 
     def action_day(self, step: int) -> None:
         target = self.day + timedelta(days=step)

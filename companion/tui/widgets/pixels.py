@@ -31,8 +31,15 @@ class YearInPixels(Widget):
     year: reactive[int] = reactive(2000)
     """The year on show."""
 
-    def __init__(self, moods: dict[date, int] | None = None, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        moods: dict[date, int] | None = None,
+        *,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
         self.moods: dict[date, int] = moods or {}
 
     def set_moods(self, moods: dict[date, int], year: int) -> None:
