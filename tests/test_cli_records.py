@@ -264,3 +264,19 @@ def test_the_app_refuses_a_held_vault_before_asking_anything(created) -> None:
         holder.kill()
         holder.wait()
     assert code == 75
+
+
+def test_commands_leave_the_apps_unsaved_words_alone(cli) -> None:
+    """Half an entry and half a check-in typed in the app before it locked are still there
+    after the same things are added from the command line."""
+    from companion.activity import drafts
+
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        drafts.save(vault, "journal", "the first lines of something i am still writing")
+        drafts.save(vault, "checkin", "", day="2026-03-10", values={"mood": "4"})
+    assert cli("journal", "add", "a quick note from the terminal").returncode == 0
+    assert cli("checkin", "--date", "2026-03-10", "--mood", "6").returncode == 0
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        kept = drafts.load(vault, "journal")
+        assert kept is not None and kept["text"].startswith("the first lines")
+        assert drafts.load(vault, "checkin") is not None

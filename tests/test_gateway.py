@@ -129,3 +129,15 @@ def test_the_sdk_never_retries_behind_the_ledger(vault, fake_llm) -> None:
         service.respond(vault, session, "hi", gateway=gateway_for(vault, fake_llm, "anthropic", 0))
     )
     assert len(fake_llm.requests) == 1 and lines(vault) == [("chat", "error", "529")]
+
+
+def test_a_local_server_url_with_a_typo_says_so_instead_of_waiting(vault) -> None:
+    """A mistyped port must answer with a clear error (and a ledger line), not hang."""
+    url = "http://localhost:11x434/v1"
+    config = ProviderConfig("local", "llama3.2", base_url=url, max_retries=0, timeout=2)
+    session = chat.start(vault).id
+    outcome = asyncio.run(service.respond(vault, session, "hi", gateway=Gateway(vault, config)))
+    assert outcome.error is not None and "Could not reach the local model server" in str(
+        outcome.error
+    )
+    assert lines(vault) == [("chat", "error", "connection")]

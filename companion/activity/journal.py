@@ -29,6 +29,8 @@ class Entry:
     memorized: bool = False
     updated_at: str = ""
     """The stored stamp of the last save, to notice an edit made while a model read the entry."""
+    local_date: str = ""
+    """The day it belongs to where it was written (YYYY-MM-DD), whatever the zone is now."""
 
     @property
     def headline(self) -> str:
@@ -176,6 +178,7 @@ def view(vault: Vault, row: JournalEntry, tolerant: bool = True) -> Entry:
         bool(row.starred),
         bool(row.memorized),
         row.updated_at,
+        row.local_date,
     )
 
 

@@ -46,7 +46,11 @@ def open_vault(args: argparse.Namespace, allow_session: bool = True) -> Iterator
             sys.stderr.write(f"companion: {err}\n")
     if vault is None:
         vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
-    unlocked = Unlocked.open(vault)
+    try:
+        unlocked = Unlocked.open(vault)
+    except BaseException:
+        vault.close()
+        raise
     try:
         yield unlocked
     finally:

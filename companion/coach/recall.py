@@ -103,14 +103,15 @@ def recall(
             )
         )
         consider(date.fromisoformat(info.covering_to), "daily memory", text)
-    for summary in store.session_summaries(vault):
+    for summary in store.session_summaries(vault, newest_first=False):
         text = str(summary.content.get("summary_text", ""))
         consider(summary.updated_at.date(), "session", text)
     since = clock.now().replace(
         year=first.year, month=first.month, day=first.day, hour=0, minute=0, second=0, microsecond=0
     )
     for entry in journal.written_since(vault, since):
-        consider(entry.created_at.date(), "journal", f"{entry.title} {entry.text}".strip())
+        day = date.fromisoformat(entry.local_date)
+        consider(day, "journal", f"{entry.title} {entry.text}".strip())
     for _id, day, note in checkins.notes(vault, first):
         consider(day, "check-in note", note)
     for message in chat.said_since(vault, since, leave_out=current_session):

@@ -20,7 +20,8 @@ def preload() -> None:
     import anthropic  # noqa: F401
 
 
-RETRYABLE = {"408", "409", "429", "500", "502", "503", "504", "529", "timeout", "connection"}
+RETRYABLE = {"408", "409", "429", "timeout", "connection"}
+"""Failures worth asking again for (with every 5xx, the service's own trouble)."""
 
 
 def _retry_after(exc: BaseException) -> float | None:
@@ -76,7 +77,7 @@ def failure(
         partial,
         tokens_in,
         tokens_out,
-        retryable=kind in RETRYABLE,
+        retryable=kind in RETRYABLE or (kind.isdigit() and int(kind) >= 500),
         retry_after=_retry_after(exc),
     )
 

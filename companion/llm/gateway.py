@@ -128,7 +128,7 @@ class Gateway:
                 continue
             try:
                 value = check(reply)
-            except ValueError:
+            except Exception:  # the reply came, but it cannot be used
                 self._record(purpose, reply.input_tokens, reply.output_tokens, "invalid output")
                 raise
             self._record(purpose, reply.input_tokens, reply.output_tokens)
@@ -151,6 +151,10 @@ class Gateway:
             raise
         except ModelError as err:
             err.partial = err.partial or "".join(streamed)
+            raise
+        except Exception:  # a failure of ours or the provider's: the request still went out
+            made = estimate("".join(streamed))
+            self._record(purpose, request.estimated_input(), made, "failed")
             raise
 
     def _record(self, purpose: str, tokens_in: int, tokens_out: int, error: str = "") -> None:

@@ -62,12 +62,15 @@ class LocalProvider:
             loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
 
         def run() -> None:
-            url = urlsplit(self.base_url.rstrip("/") + "/chat/completions")
-            cls = (
-                http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
-            )
-            conn = cls(url.hostname or "localhost", url.port, timeout=self.timeout)
+            conn: http.client.HTTPConnection | None = None
             try:
+                url = urlsplit(self.base_url.rstrip("/") + "/chat/completions")
+                cls = (
+                    http.client.HTTPSConnection
+                    if url.scheme == "https"
+                    else http.client.HTTPConnection
+                )
+                conn = cls(url.hostname or "localhost", url.port, timeout=self.timeout)
                 conn.request("POST", url.path, body, {"Content-Type": "application/json"})
                 response = conn.getresponse()
                 if response.status != 200:
@@ -84,15 +87,18 @@ class LocalProvider:
                     chunk = json.loads(data)
                     if chunk.get("usage"):
                         put("usage", chunk["usage"])
-                    for choice in chunk.get("choices", []):
+                    for choice in chunk.get("choices") or []:
                         text = (choice.get("delta") or {}).get("content")
                         if text:
                             put("text", text)
                 put("error", ("stream", None))
             except (OSError, ValueError, http.client.HTTPException) as exc:
                 put("error", ("timeout" if isinstance(exc, TimeoutError) else "connection", None))
+            except Exception:  # an answer of another shape: never leave the caller waiting
+                put("error", ("stream", None))
             finally:
-                conn.close()
+                if conn is not None:
+                    conn.close()
 
         threading.Thread(target=run, daemon=True, name="local-model").start()
         sent = estimate(system + "".join(m["content"] for m in messages))
@@ -113,8 +119,8 @@ class LocalProvider:
         text = "".join(parts)
         return Reply(
             text,
-            int(usage.get("prompt_tokens", sent)),
-            int(usage.get("completion_tokens", estimate(text))),
+            int(usage.get("prompt_tokens") or sent),
+            int(usage.get("completion_tokens") or estimate(text)),
         )
 
     def _failure(self, reason: str, status: int | None, partial: str, sent: int) -> ModelError:

@@ -268,10 +268,13 @@ def session_summaries(
     limit: int | None = None,
     on_record: bool = True,
     fresh: bool = True,
+    newest_first: bool = True,
 ) -> list[SummaryView]:
-    """Newest first. ``on_record``: off-the-record sessions left out (they have none to give
-    anyway); ``fresh``: summaries past their tier's TTL left out."""
-    rows = SessionSummary.select().order_by(SessionSummary.updated_at.desc())
+    """Newest first (else in the order they were written). ``on_record``: off-the-record
+    sessions left out (they have none to give anyway); ``fresh``: summaries past their tier's
+    TTL left out."""
+    order = SessionSummary.updated_at.desc() if newest_first else SessionSummary.id
+    rows = SessionSummary.select().order_by(order)
     if fresh:
         rows = rows.where(_unexpired(SessionSummary.expires_at))
     if on_record:

@@ -34,16 +34,18 @@ def session_for_message(
 ) -> int:
     """The session a message goes to.
 
-    ``wanted`` (the one on screen, or ``--session``) gets it while it is the open one; an
-    ended or idle one means a new session, or an error when ``strict`` (the user named it).
-    With no ``wanted``, the open session gets it unless ``new`` or ``off_record`` asks for a
-    new one."""
+    ``strict``: the user named ``wanted`` (``--session``): it gets the message unless it has
+    ended. Otherwise ``wanted`` is the one on screen: it gets the message while it is the open
+    one, else a new session starts. With no ``wanted``, the open session gets it unless
+    ``new`` or ``off_record`` asks for a new one."""
+    if wanted is not None and strict:
+        named = chat.get_session(vault, wanted)
+        if named.ended_at is not None:
+            raise InvalidInput(f"chat session {wanted} has ended; start a new one.")
+        return named.id
     if wanted is not None and not new:
         if resumable(vault) == wanted:
             return wanted
-        chat.get_session(vault, wanted)  # says so when there is no such session
-        if strict:
-            raise InvalidInput(f"chat session {wanted} has ended; start a new one.")
     elif not new and not off_record:
         open_now = resumable(vault)
         if open_now is not None:

@@ -23,16 +23,20 @@ class SavedCheckIn:
     """The sober days a slip would close (they stay in the history)."""
 
 
-def save(unlocked: Unlocked, day: date, values: dict[str, Any]) -> SavedCheckIn:
+def save(
+    unlocked: Unlocked, day: date, values: dict[str, Any], *, from_form: bool = False
+) -> SavedCheckIn:
+    """Check in for ``day``. Saved from the app's form (``from_form``), the draft the form
+    kept goes; a command leaves the app's draft alone."""
     vault = unlocked.vault
     saved = checkins.record(vault, day, **values)
-    draft = drafts.load(vault, "checkin")
-    if draft is not None and draft.get("day") == day.isoformat():
+    if from_form:
         drafts.discard(vault, "checkin")
     crisis = safety.detect(str(saved.values.get("note", "")))
-    prof = profile.load(vault)
-    start = prof.get("recovery_start_date")
-    offer = saved.values.get("sober") is False and not (
-        start and date.fromisoformat(start) >= day
-    )
-    return SavedCheckIn(saved, crisis, offer, progress.sober_days(prof, day))
+    offer, days = False, None
+    if saved.values.get("sober") is False:
+        prof = profile.load(vault)
+        start = prof.get("recovery_start_date")
+        offer = not (start and date.fromisoformat(start) >= day)
+        days = progress.sober_days(prof, day)
+    return SavedCheckIn(saved, crisis, offer, days)

@@ -93,9 +93,8 @@ def collect(vault: Vault) -> dict[str, Any]:
         ],
         "session_summaries": [
             {"session_id": s.session_id, **s.content}
-            for s in sorted(
-                store.session_summaries(vault, on_record=False, fresh=False),
-                key=lambda s: s.session_id,
+            for s in store.session_summaries(
+                vault, on_record=False, fresh=False, newest_first=False
             )
         ],
     }

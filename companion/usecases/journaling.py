@@ -15,7 +15,7 @@ from companion.usecases.unlocked import Unlocked
 class Saved:
     entry: journal.Entry
     crisis: bool
-    """The words sound like danger: show the crisis lines now."""
+    """The words sound like danger: show the crisis lines now (when asked to look)."""
 
 
 def save_entry(
@@ -24,16 +24,22 @@ def save_entry(
     title: str = "",
     tags: list[str] | None = None,
     entry_id: int | None = None,
+    *,
+    from_editor: bool = False,
 ) -> Saved:
-    """A new entry, or a new version of ``entry_id``; the draft kept for it is discarded."""
+    """A new entry, or a new version of ``entry_id``. Saved from the app's editor
+    (``from_editor``), the draft the editor kept goes and the words are checked for danger;
+    a command leaves the app's drafts alone."""
     vault = unlocked.vault
     if entry_id is None:
         entry = journal.add(vault, text, title, tags)
     else:
         entry = journal.edit(vault, entry_id, text, title, tags)
-    drafts.discard(vault, "journal", entry_id)
+    if from_editor:
+        drafts.discard(vault, "journal", entry_id)
     unlocked.indexed(entry)
-    return Saved(entry, safety.detect(f"{entry.title}\n{entry.text}"))
+    crisis = from_editor and safety.detect(f"{entry.title}\n{entry.text}")
+    return Saved(entry, crisis)
 
 
 def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:

@@ -165,7 +165,7 @@ class CheckInScreen(DataScreen):
             self.notify("Some values need a look; nothing was saved yet.", severity="warning")
             return
         try:
-            saved = checkin.save(self.unlocked, self.day, values)
+            saved = checkin.save(self.unlocked, self.day, values, from_form=True)
         except CompanionError as err:
             self.notify(str(err), severity="warning")
             return

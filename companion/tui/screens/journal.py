@@ -203,7 +203,7 @@ class JournalScreen(DataScreen):
             return
         try:
             saved = journaling.save_entry(
-                self.unlocked, text, title.strip(), parse_tags(tags), self.entry_id
+                self.unlocked, text, title.strip(), parse_tags(tags), self.entry_id, from_editor=True
             )
         except CompanionError as err:
             self.notify(str(err), severity="error")
