@@ -12,12 +12,16 @@ from pathlib import Path
 
 from companion.paths import config_dir, open_private, private_dir
 
+KINDS = ("emergency", "poison", "crisis")
+
 
 @dataclass
 class CrisisLine:
     name: str
     contact: str
     note: str = ""
+    kind: str = "crisis"
+    """emergency (an ambulance now), poison (poison control) or crisis (someone to talk to)."""
 
 
 @dataclass
@@ -48,8 +52,14 @@ def load() -> Config:
         config.region = data["region"].upper()
     for line in data.get("crisis_lines", []) if isinstance(data.get("crisis_lines"), list) else []:
         if isinstance(line, dict) and line.get("name") and line.get("contact"):
+            kind = str(line.get("kind", "crisis")).lower()
             config.crisis_lines.append(
-                CrisisLine(str(line["name"]), str(line["contact"]), str(line.get("note", "")))
+                CrisisLine(
+                    str(line["name"]),
+                    str(line["contact"]),
+                    str(line.get("note", "")),
+                    kind if kind in KINDS else "crisis",
+                )
             )
     return config
 
@@ -72,6 +82,7 @@ def save(config: Config) -> None:
             f"name = {_quote(line.name)}",
             f"contact = {_quote(line.contact)}",
             f"note = {_quote(line.note)}",
+            f"kind = {_quote(line.kind)}",
         ]
     private_dir(config_dir())
     with open_private(path()) as handle:

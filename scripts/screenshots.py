@@ -82,6 +82,18 @@ def open_first(key: str, widget: str) -> Callable[[Pilot], Awaitable[None]]:
     return step
 
 
+async def sos_after_an_overdose(pilot: Pilot) -> None:
+    """The help raised by an entry that sounds like an overdose taken: emergency first."""
+    await unlock(pilot)
+    await pilot.press("f5")
+    await settle(pilot)
+    pilot.app.screen.query_one("#editor").insert(  # type: ignore[attr-defined]
+        "took the whole bottle of my pills about an hour ago and my heart is racing"
+    )
+    await pilot.press("ctrl+s")
+    await settle(pilot)
+
+
 # name -> what to do before the picture
 SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "unlock": locked,
@@ -94,6 +106,7 @@ SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "insights": go("f9"),
     "settings": go("f10"),
     "sos": sos_unlocked,
+    "sos-emergency": sos_after_an_overdose,
     "help": go("f1"),
     "today-light": light_today,
 }

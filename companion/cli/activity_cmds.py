@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.activity import checkins, journal
-from companion.cli.common import confirmed, open_vault, out, safe
+from companion.cli.common import confirmed, open_vault, out, safe, show_help
 from companion.errors import InvalidInput
 from companion.paths import open_private
 from companion.usecases.export import FORMATS, render
@@ -97,7 +97,9 @@ def cmd_checkin(args: argparse.Namespace) -> int:
     from companion.usecases import checkin
 
     with open_vault(args) as unlocked:
-        saved = checkin.save(unlocked, day, given).checkin
+        result = checkin.save(unlocked, day, given)
+    show_help(result.danger)
+    saved = result.checkin
     parts = [
         f"{k.replace('_hours', '')} {v}"
         for k, v in saved.values.items()
@@ -126,7 +128,9 @@ def cmd_journal_add(args: argparse.Namespace) -> int:
     from companion.usecases import journaling
 
     with open_vault(args) as unlocked:
-        entry = journaling.save_entry(unlocked, text, args.title, args.tag).entry
+        saved = journaling.save_entry(unlocked, text, args.title, args.tag)
+    entry = saved.entry
+    show_help(saved.danger)
     tags = f" tagged {', '.join('#' + t for t in entry.tags)}" if entry.tags else ""
     print(f"saved entry {entry.id}{tags}")
     return 0

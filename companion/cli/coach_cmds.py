@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.cli.common import open_vault, safe
+from companion.cli.common import open_vault, safe, show_help
 from companion.errors import InvalidInput
 
 EX_UNAVAILABLE = 69
@@ -33,8 +33,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def cmd_chat(args: argparse.Namespace) -> int:
     import asyncio
 
-    from companion import config, llm
-    from companion.coach import context, crisis, safety, service
+    from companion import llm
+    from companion.coach import context, safety, service
     from companion.llm.tokens import CLAUDE_BUDGET
     from companion.usecases import chats
 
@@ -43,9 +43,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         message = sys.stdin.read()
     if not args.show_context and not message.strip():
         raise InvalidInput('say something: companion chat "how do I get through tonight?"')
-    lines = crisis.as_text(config.load())
-    if message and safety.detect(message):
-        sys.stderr.write("You are not alone. Reach out now:\n" + lines + "\n\n")
+    danger = safety.assess(message) if message else None
+    show_help(danger)
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         gateway = unlocked.gateway()
@@ -66,7 +65,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             sys.stdout.write(safe(text))
             sys.stdout.flush()
 
-        outcome = asyncio.run(service.respond(vault, session, message, show, gateway, lines))
+        outcome = asyncio.run(service.respond(vault, session, message, show, gateway))
     if outcome.reply:
         sys.stdout.write("\n")
     for fact in outcome.captured:

@@ -17,6 +17,7 @@ from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault, session
 
 if TYPE_CHECKING:
+    from companion.coach.safety import Danger
     from companion.llm import Gateway
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -93,3 +94,18 @@ def model_for(unlocked: Unlocked, purpose: str) -> Gateway:
     if gateway is None:
         raise ModelError(OFFLINE_HELP, "offline")
     return gateway
+
+
+def show_help(danger: Danger | None) -> None:
+    """Danger in what was just written: say why, and where to turn, on standard error (the
+    command's output and exit status stay as they are)."""
+    if danger is None:
+        return
+    from companion import config
+    from companion.coach import crisis
+
+    heading = (
+        "Call for help now:" if danger.help == "emergency" else "You are not alone. Reach out now:"
+    )
+    lines = crisis.as_text(config.load(), danger.help)
+    sys.stderr.write(f"{danger.reason}\n{heading}\n{lines}\n\n")

@@ -1,14 +1,15 @@
 """The coach's system prompt: ``prompts/coach.md`` with the user's coach preferences, the
-memory section, and, when the latest words sound like a crisis, an instruction to respond with
-care and point to help."""
+memory section, and, when the latest words (or the last day's writing) sound like danger, an
+instruction for that kind of danger with the help to point to, in the order it needs."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from companion import clock
+from companion import config as app_config
 from companion.activity import checkins, journal, profile
-from companion.coach import context, safety
+from companion.coach import context, crisis, safety
 from companion.llm import prompts
 from companion.vault import Vault
 
@@ -19,7 +20,11 @@ def build(
     budget: int,
     current_session: int | None = None,
     crisis_lines: str = "",
+    danger: safety.Danger | None = None,
 ) -> tuple[str, context.Context]:
+    """``danger``: what the latest words were found to say (the caller looked); without it,
+    the last day's writing is read for danger. ``crisis_lines``: the help to name, as text
+    (default: this region's, in the order the danger needs)."""
     memory = context.build(vault, message, budget, current_session)
     prefs = profile.load(vault).get("coach_preferences") or []
     prefs_text = "How this person wants you to talk: " + "; ".join(prefs) + "." if prefs else ""
@@ -27,19 +32,24 @@ def build(
     system = template.replace("{coach_preferences}", prefs_text).replace(
         "{memory_section}", memory.text
     )
-    if (message and safety.detect(message)) or recent_crisis(vault):
-        system += "\n\n" + safety.CRISIS_INSTRUCTION.format(lines=crisis_lines or "988")
+    danger = danger or recent_danger(vault)
+    if danger is not None:
+        lines = crisis_lines or crisis.as_text(app_config.load(), danger.help)
+        system += "\n\n" + danger.instruction.format(lines=lines)
     return system, memory
 
 
-def recent_crisis(vault: Vault, hours: int = 24) -> bool:
-    """Crisis words in a journal entry or check-in note of the last day reach the coach too."""
+def recent_danger(vault: Vault, hours: int = 24) -> safety.Danger | None:
+    """Danger in a journal entry or check-in note of the last day reaches the coach too."""
     since = clock.now() - timedelta(hours=hours)
     for entry in journal.written_since(vault, since):
-        if safety.detect(f"{entry.title} {entry.text}"):
-            return True
+        found = safety.assess(f"{entry.title}\n{entry.text}")
+        if found is not None:
+            return found
     for day in {clock.today(), since.date()}:
         view = checkins.get(vault, day)
-        if view and view.values.get("note") and safety.detect(str(view.values["note"])):
-            return True
-    return False
+        if view and view.values.get("note"):
+            found = safety.assess(str(view.values["note"]))
+            if found is not None:
+                return found
+    return None

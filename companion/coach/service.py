@@ -31,6 +31,7 @@ class Outcome:
     reply: str = ""
     error: ModelError | None = None
     crisis: bool = False
+    danger: safety.Danger | None = None
     captured: list[str] = field(default_factory=list)
     offline: bool = False
 
@@ -94,7 +95,8 @@ async def respond(
 ) -> Outcome:
     """``gateway``: the model to ask (default: the one configured; none means offline)."""
     session = chat.get_session(vault, session_id)
-    outcome = Outcome(crisis=safety.detect(text))
+    danger = safety.assess(text)
+    outcome = Outcome(crisis=danger is not None, danger=danger)
     if save_user:
         message = chat.add_message(vault, session_id, "user", text)
         if not session.off_record:
@@ -103,7 +105,7 @@ async def respond(
     if gateway is None:
         outcome.offline = True
         return outcome
-    system, _ = prompt.build(vault, text, gateway.budget, session_id, crisis_lines)
+    system, _ = prompt.build(vault, text, gateway.budget, session_id, crisis_lines, danger)
     return await _call(
         vault, session_id, gateway, system, history(vault, session_id), on_text, "chat", outcome
     )

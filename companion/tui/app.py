@@ -28,6 +28,7 @@ from companion.tui.screens.unlock import UnlockScreen
 
 if TYPE_CHECKING:
     from companion.activity.search import SearchIndex
+    from companion.coach.safety import Danger
     from companion.tui.screens.base import DataScreen
     from companion.usecases.unlocked import Unlocked
     from companion.vault import Vault
@@ -311,11 +312,13 @@ class CompanionApp(App[None]):
 
         self.push_screen(HelpScreen())
 
-    def action_sos(self) -> None:
+    def action_sos(self, danger: Danger | None = None) -> None:
+        """Where to turn: one key from every screen, locked or not; ``danger`` when what
+        was just written raised it."""
         from companion.tui.screens.modals import SosScreen
 
         if not isinstance(self.screen, SosScreen):
-            self.push_screen(SosScreen())
+            self.push_screen(SosScreen(danger))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)

@@ -9,18 +9,23 @@ from typing import Any
 
 from companion.activity import checkins, drafts, profile, progress
 from companion.coach import safety
+from companion.usecases.journaling import new_words
 from companion.usecases.unlocked import Unlocked
 
 
 @dataclass
 class SavedCheckIn:
     checkin: checkins.CheckInView
-    crisis: bool
-    """The note sounds like danger: show the crisis lines now."""
+    danger: safety.Danger | None
+    """What the note's new words sound like, if danger: show that help now."""
     offer_slip: bool
     """Not sober on a day after the recovery start: offer to log a slip."""
     days_kept: int | None
     """The sober days a slip would close (they stay in the history)."""
+
+    @property
+    def crisis(self) -> bool:
+        return self.danger is not None
 
 
 def save(
@@ -29,14 +34,16 @@ def save(
     """Check in for ``day``. Saved from the app's form (``from_form``), the draft the form
     kept goes; a command leaves the app's draft alone."""
     vault = unlocked.vault
+    earlier = checkins.get(vault, day)
     saved = checkins.record(vault, day, **values)
     if from_form:
         drafts.discard(vault, "checkin")
-    crisis = safety.detect(str(saved.values.get("note", "")))
+    before = str(earlier.values.get("note", "")) if earlier is not None else ""
+    danger = safety.assess(new_words(before, str(saved.values.get("note", ""))))
     offer, days = False, None
     if saved.values.get("sober") is False:
         prof = profile.load(vault)
         start = prof.get("recovery_start_date")
         offer = not (start and date.fromisoformat(start) >= day)
         days = progress.sober_days(prof, day)
-    return SavedCheckIn(saved, crisis, offer, days)
+    return SavedCheckIn(saved, danger, offer, days)

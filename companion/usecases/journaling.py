@@ -14,8 +14,19 @@ from companion.usecases.unlocked import Unlocked
 @dataclass
 class Saved:
     entry: journal.Entry
-    crisis: bool
-    """The words sound like danger: show the crisis lines now (when asked to look)."""
+    danger: safety.Danger | None
+    """What the new words sound like, if danger: show that help now."""
+
+    @property
+    def crisis(self) -> bool:
+        return self.danger is not None
+
+
+def new_words(before: str, after: str) -> str:
+    """The sentences of ``after`` that ``before`` did not have: saving the same words again
+    does not raise the alarm again."""
+    known = set(safety.sentences(before))
+    return "\n".join(s for s in safety.sentences(after) if s not in known)
 
 
 def save_entry(
@@ -27,19 +38,21 @@ def save_entry(
     *,
     from_editor: bool = False,
 ) -> Saved:
-    """A new entry, or a new version of ``entry_id``. Saved from the app's editor
-    (``from_editor``), the draft the editor kept goes and the words are checked for danger;
-    a command leaves the app's drafts alone."""
+    """A new entry, or a new version of ``entry_id``, checked for danger in its new words.
+    Saved from the app's editor (``from_editor``), the draft the editor kept goes; a command
+    leaves the app's drafts alone."""
     vault = unlocked.vault
+    before = ""
     if entry_id is None:
         entry = journal.add(vault, text, title, tags)
     else:
+        old = journal.get(vault, entry_id)
+        before = f"{old.title}\n{old.text}"
         entry = journal.edit(vault, entry_id, text, title, tags)
     if from_editor:
         drafts.discard(vault, "journal", entry_id)
     unlocked.indexed(entry)
-    crisis = from_editor and safety.detect(f"{entry.title}\n{entry.text}")
-    return Saved(entry, crisis)
+    return Saved(entry, safety.assess(new_words(before, f"{entry.title}\n{entry.text}")))
 
 
 def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:

@@ -160,8 +160,9 @@ class ChatScreen(DataScreen):
             self.refresh_data()
         event.input.value = ""
         drafts.discard(self.vault, "chat")
-        if safety.detect(text):
-            self.companion.action_sos()
+        danger = safety.assess(text)
+        if danger is not None:
+            self.companion.action_sos(danger)
         box = self.query_one("#conversation", VerticalScroll)
         box.mount(message_widget("user", text))
         box.scroll_end(animate=False)
@@ -183,7 +184,7 @@ class ChatScreen(DataScreen):
 
     @work(exclusive=True, group="coach")
     async def converse(self, session_id: int, text: str, save_user: bool) -> None:
-        from companion.coach import crisis, service
+        from companion.coach import service
 
         box = self.query_one("#conversation", VerticalScroll)
         reply = Markdown("", classes="message assistant")
@@ -196,7 +197,6 @@ class ChatScreen(DataScreen):
                 session_id,
                 text,
                 streamer.write,
-                crisis_lines=crisis.as_text(self.companion.config),
                 save_user=save_user,
             )
         finally:

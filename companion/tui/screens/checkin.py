@@ -171,8 +171,8 @@ class CheckInScreen(DataScreen):
             return
         self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
         self.show_day()
-        if saved.crisis:
-            self.companion.action_sos()
+        if saved.danger is not None:
+            self.companion.action_sos(saved.danger)
         elif saved.offer_slip:
             self.offer_slip(saved.days_kept)
 

@@ -203,7 +203,12 @@ class JournalScreen(DataScreen):
             return
         try:
             saved = journaling.save_entry(
-                self.unlocked, text, title.strip(), parse_tags(tags), self.entry_id, from_editor=True
+                self.unlocked,
+                text,
+                title.strip(),
+                parse_tags(tags),
+                self.entry_id,
+                from_editor=True,
             )
         except CompanionError as err:
             self.notify(str(err), severity="error")
@@ -215,8 +220,8 @@ class JournalScreen(DataScreen):
         self.set_status(f"Saved entry {entry.id} at {clock.now():%H:%M}.")
         self.notify("Saved.")
         self.refresh_data()
-        if saved.crisis:
-            self.companion.action_sos()
+        if saved.danger is not None:
+            self.companion.action_sos(saved.danger)
 
     def action_delete(self) -> None:
         option = self.query_one("#entries", OptionList).highlighted_option

@@ -6,7 +6,7 @@ Their look is in ``dialogs.tcss``.
 
 from __future__ import annotations
 
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,6 +18,9 @@ from textual.widgets import Button, Checkbox, Input, Static, TextArea
 from companion.tui.navigation import keys_help
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
+
+if TYPE_CHECKING:
+    from companion.coach.safety import Danger
 
 Answer = TypeVar("Answer")
 
@@ -323,18 +326,32 @@ class HelpScreen(Dialog[None]):
 
 
 class SosScreen(Dialog[None]):
-    """Crisis lines (always), and after unlock the user's coping plan and contacts."""
+    """Where to turn (always), and after unlock the user's coping plan and contacts. Raised by
+    what was written, it says why in one sentence and orders the help for that danger: an
+    emergency puts the emergency number and poison control first."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f2", "cancel", "Close", id="sos-close"),
     ]
 
+    def __init__(self, danger: Danger | None = None) -> None:
+        super().__init__()
+        self.danger = danger
+
     def compose(self) -> ComposeResult:
         from companion.coach import crisis
 
-        lines = crisis.as_text(self.companion.config)
+        help_kind = self.danger.help if self.danger else "crisis"
+        lines = crisis.as_text(self.companion.config, help_kind)
         with Vertical():
-            yield Static("You are not alone. Reach out now:", classes="title")
+            if self.danger is not None:
+                yield Static(self.danger.reason, id="why")
+            title = (
+                "Call for help now:"
+                if help_kind == "emergency"
+                else "You are not alone. Reach out now:"
+            )
+            yield Static(title, classes="title")
             yield Static(literal(lines), id="lines")
             plan = self.personal()
             if plan:

@@ -1,0 +1,120 @@
+"""Danger in what people write, detected locally (no network, no model call), in chat,
+journal entries and check-in notes, whatever the wording.
+
+A small trained model (``model.py``) reads normalised text (``text.py``) with a lexicon of
+what is at stake (``lexicon.py``), a sentence or two at a time. What it finds is never stored:
+it decides which help to show now, and what the coach is asked to do. docs/safety.md says how
+it was built, what shaped it and how well it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.coach.safety import model
+from companion.coach.safety.text import normalise, sentences
+
+__all__ = [
+    "CATEGORIES",
+    "CRISIS",
+    "CRISIS_INSTRUCTION",
+    "EMERGENCY",
+    "Danger",
+    "assess",
+    "detect",
+    "sentences",
+]
+
+EMERGENCY, CRISIS = "emergency", "crisis"
+
+CATEGORIES: dict[str, tuple[str, str]] = {
+    # category: (kind of help, why the help appeared: one calm sentence)
+    "passive_ideation": (CRISIS, "What you wrote sounds like you may not want to be alive."),
+    "active_ideation": (CRISIS, "What you wrote sounds like thoughts of ending your life."),
+    "plan_or_means": (CRISIS, "What you wrote sounds like a plan to end your life."),
+    "preparation": (CRISIS, "What you wrote sounds like you may be getting ready to die."),
+    "self_harm": (CRISIS, "What you wrote sounds like you may hurt yourself."),
+    "overdose_intended": (CRISIS, "What you wrote sounds like you may take too much on purpose."),
+    "overdose_taken": (EMERGENCY, "What you wrote sounds like too much may have been taken."),
+    "medical_emergency": (EMERGENCY, "What you wrote sounds like a medical emergency, now."),
+}
+
+INSTRUCTIONS = {
+    CRISIS: (
+        "IMPORTANT: The person's latest words may express thoughts of suicide, self-harm or "
+        "taking too much on purpose. Respond with warmth and care, take it seriously, ask "
+        "directly whether they are safe right now, and point them to the crisis resources "
+        "they can reach immediately: {lines}. Do not lecture, do not diagnose, and stay with "
+        "them in the conversation."
+    ),
+    EMERGENCY: (
+        "IMPORTANT: The person's latest words may describe a medical emergency happening now "
+        "(an overdose taken, a seizure, someone who will not wake up or cannot breathe). "
+        "Respond with warmth and care, and first urge them to call the emergency number now "
+        "and stay on the line (poison control can advise too): {lines}. Keep it short and "
+        "clear, ask whether someone is with them, and stay in the conversation."
+    ),
+}
+CRISIS_INSTRUCTION = INSTRUCTIONS[CRISIS]
+"""The instruction for the crisis kind (kept for callers that need only that one)."""
+
+WINDOW = 2
+"""Sentences read together: enough to hear "last year ... today I'm glad", little enough that
+one sentence of danger in a long entry is not drowned."""
+
+
+@dataclass(frozen=True)
+class Danger:
+    category: str
+    help: str
+    """EMERGENCY (emergency number and poison control first) or CRISIS (crisis line first)."""
+    reason: str
+
+    @property
+    def instruction(self) -> str:
+        return INSTRUCTIONS[self.help]
+
+
+LONG_TEXT_THRESHOLD = 0.5
+"""The danger probability a window of a longer text needs (a short text needs the trained
+threshold, lower: recall first)."""
+LONG = 200
+"""Sentences beyond which only those near a word that leans to danger are read closely (a
+megabyte pasted in must not hold the screen for seconds)."""
+
+
+def _windows(text: str) -> list[list[str]]:
+    """Windows of normalised sentences (``model.window_probabilities`` reads them as such)."""
+    parts = sentences(normalise(text))
+    if len(parts) <= WINDOW + 1:
+        return [parts] if parts else []
+    starts: list[int] | range = range(len(parts) - WINDOW + 1)
+    if len(parts) > LONG:
+        pattern = model.alarm()
+        marked = [i for i, part in enumerate(parts) if pattern.search(part)]
+        near = {i - k for i in marked for k in range(WINDOW)}
+        starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
+    return [parts[i : i + WINDOW] for i in starts]
+
+
+def assess(text: str) -> Danger | None:
+    """The most urgent danger in ``text`` (an emergency before a crisis), or ``None``."""
+    found: list[str] = []
+    windows = _windows(text)
+    # Many windows give many chances of a false alarm: a long text needs more certainty.
+    threshold = None if len(windows) <= 1 else LONG_TEXT_THRESHOLD
+    for window in windows:
+        category = model.verdict(model.window_probabilities(window), threshold)
+        if category != model.NONE:
+            found.append(category)
+    if not found:
+        return None
+    urgent = [c for c in found if CATEGORIES[c][0] == EMERGENCY]
+    category = (urgent or found)[0]
+    help_kind, reason = CATEGORIES[category]
+    return Danger(category, help_kind, reason)
+
+
+def detect(text: str) -> bool:
+    """True when ``text`` sounds like danger of any kind."""
+    return assess(text) is not None

@@ -1,0 +1,205 @@
+"""What is at stake, as concepts the model can weigh beside the words themselves.
+
+Grouped the way screening guidance groups danger (the Columbia Suicide Severity Rating Scale:
+wish to be dead, thoughts, method, intent, plan, preparatory behaviour; plus self-harm,
+overdose and the medical emergencies of withdrawal and use), and the modulators crisis-line
+training teaches listeners to hear: denial, the past, someone else, a figure of speech, now.
+Patterns run on normalised text with the slang spelled out (``text.tokens``), so they are
+written in plain lower case. docs/safety.md says where each group comes from.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SUBSTANCES = (
+    r"pills?|meds|medication|tablets|xanax|oxy\w*|percocet|fentanyl|heroin|insulin|benzos|"
+    r"sleeping pills|tylenol|acetaminophen|methadone|morphine"
+)
+CONCEPT_PARTS: dict[str, list[str]] = {
+    # a wish to be dead, not to exist, not to wake up (C-SSRS 1)
+    "wish_dead": [
+        r"(want(ed)? to|wish i (was|were|could)|rather|would not mind|hope i|ready to|"
+        r"just want to|could just) (be )?(die|dead|gone|disappear|sleep forever)",
+        r"(want(ed)? to|wish i could|just want to) (not|never) (be here|be alive|exist|wake up)",
+        r"(not|never) (to )?wake up",
+        r"wish i (had )?never (been born|woke up)",
+        r"better off (dead|without me|gone)",
+        r"(world|everyone|they|kids|family) (would be|is|are) better off",
+        r"(tired|sick) of (living|being alive|being here|life|existing)",
+        r"no (reason|point) (to|in) (live|living|going on|being here|trying)",
+        r"do not want to (live|be alive|be here|exist|wake up|go on)",
+        r"can not (do this|go on|keep going) (anymore|any longer)",
+        r"finish(ed)? the job",
+        r"(stop|end) (the|my) (pain|suffering) for good",
+        r"will not be (a problem|a burden|around)",
+    ],
+    # thoughts of killing oneself, intent (C-SSRS 2-4)
+    "suicide": [
+        r"suicid\w*",
+        r"kill(ing)? myself",
+        r"end(ing)? (it|it all|my life|things|everything)",
+        r"tak(e|ing) my (own )?life",
+        r"check(ing)? out( for good)?",
+        r"catch the bus|ctb",
+        r"not (be )?(here|around) (much longer|tomorrow|next week)",
+        r"log(ging)? off for good|game end",
+        r"(be|am) done (with life|fighting|for good)",
+        r"goodbye (world|everyone|forever)",
+        r"last (night|day|time) (on earth|alive)",
+    ],
+    # a method or the means at hand (C-SSRS 3-5)
+    "method": [
+        _SUBSTANCES,
+        r"bottle|bottles|stash|stockpil\w*|saved up|saving (up )?my",
+        r"rope|noose|belt|hang(ing)?",
+        r"gun|pistol|rifle|shotgun|revolver|bullets?|trigger",
+        r"bridge|ledge|roof|jump(ing)?|tracks|train|traffic",
+        r"garage|exhaust|car running|charcoal",
+        r"razor|blade|knife|cutter",
+        r"whole bag|enough to|how much (it|would) (take|kill)|lethal|fatal",
+    ],
+    # preparatory acts (C-SSRS 6)
+    "prepare": [
+        r"(wrote|writing|write|left|leave) (a |my |the )?(goodbye |last |suicide )?"
+        r"(note|notes|letter|letters)",
+        r"(said|saying) (my )?goodbyes?",
+        r"gave away|giving away|give away|new home for",
+        r"(affairs|things) in order",
+        r"(made|wrote|updated) (a |my )?will|life insurance",
+        r"(set|picked|chose) (a|the) (date|day)",
+        r"(looked|look|looking|googl\w+|search\w*|research\w*) (up )?(how|what|which)",
+        r"bought (a |some |the )?(rope|gun|pills|charcoal|blade)",
+        r"delet\w+ (my )?accounts",
+        r"passwords? (for|to)",
+        r"(make|made|making) sure (the kids|my kids|the dog|the cat|everyone)",
+        r"after i am gone|when i am gone",
+        r"will not need (it|them) anymore",
+    ],
+    # self-injury, now or about to be
+    "self_harm": [
+        r"cut|cutting|cuts|sliced|slit|carv\w+",
+        r"burn(ed|t|ing)? (myself|my)",
+        r"(hurt|harm|hit|punch(ed)?)(ing)? myself|self harm",
+        r"scratch\w* (my|till|until)",
+        r"bang(ed|ing)? my head",
+        r"lighter to my|lines on my",
+        r"bleed(ing)?|blood|marks|scars?|long sleeves|stitches",
+        r"need to feel (something|pain)",
+    ],
+    # taking too much, meant or done
+    "too_much": [
+        r"overdos\w*",
+        r"too (much|many)",
+        r"the whole (bottle|bag|pack|box|strip|thing)",
+        r"all (of )?(my|the|his|her) (" + _SUBSTANCES + r")",
+        r"(took|take|taking|swallowed|swallow|did|doing|shot|snorted|used|use|drank) "
+        r"(it all|everything|all of (it|them)|the rest|a (bunch|handful|lot)|double|twice|"
+        r"more than)",
+        r"handful of",
+        r"mix(ed|ing)? (the |my )?(" + _SUBSTANCES + r") (with|and)",
+        r"until i (do not|can not) wake",
+        r"(use|using|drink|drinking) (until|till) i",
+    ],
+    # it is happening now, in the body
+    "symptom": [
+        r"can not (breathe|wake (him|her|them|up)|feel my|stop shaking|move|stand|stay awake)",
+        r"(will|would) not wake( up)?",
+        r"not breathing|(barely|hardly|stopped) breathing|breathing (weird|funny|slow|strange)",
+        r"(turning|went|lips|face) (blue|purple|gray|grey)|blue lips",
+        r"unresponsive|passed out|seiz\w*|convuls\w*",
+        r"chest (pain|hurts|is tight|tightness)",
+        r"heart (is )?(racing|pounding|going crazy|skipping)",
+        r"(throw(ing)? up|vomit(ing)?|coughing up) blood",
+        r"hit (my|his|her) head",
+        r"snoring strange\w*|gurgl\w*|foam\w*",
+        r"numb|tingling|vision (is )?(blurry|going)",
+        r"seeing (things|bugs|spiders)|hallucinat\w*",
+        r"the shakes|dts|delirium|cold and clammy|pinpoint|nodding out",
+    ],
+    # someone must act now
+    "call_help": [
+        r"911|999|112|ambulance|er|emergency room|poison control",
+        r"call (someone|an ambulance|for help)|narcan|naloxone",
+        r"what do i do|help me|is (he|she|this) dying|am i dying",
+    ],
+}
+MODIFIER_PARTS: dict[str, list[str]] = {
+    "past": [
+        r"used to|years? ago|months? ago",
+        r"last (year|summer|winter|spring|fall|month)",
+        r"back (then|in)|when i was|in (19|20)\d\d|once|that time",
+        r"before i got sober|old me|(back|in) my (using|drinking) days|anniversary of",
+    ],
+    "resolved": [
+        r"anymore|any more|no more|now i am|today i am|these days",
+        r"grateful|glad (i|to)|still here|made it",
+        r"i am (ok|okay|safe|fine|alright|good)( now)?|doing (better|good|great)",
+        r"(days|weeks|months|years) (sober|clean)|sober|clean|recovery",
+        r"called my sponsor|talked (to|with) my (therapist|sponsor|counselor)",
+        r"(flushed|threw out|gave) (them|the pills) (away|out)",
+        r"doctor said|nurse said|all good|passed|helped",
+    ],
+    "third": [
+        r"(my|our|his|her) (brother|sister|mom|mum|mother|dad|father|friend|buddy|uncle|aunt|"
+        r"cousin|son|daughter|husband|wife|partner|boyfriend|girlfriend|roommate|sponsor|"
+        r"grandma|grandpa|grandmother|grandfather|neighbou?r|coworker|ex)",
+        r"(he|she|they) (was|were|had|did|took|died|passed|overdosed|killed)",
+    ],
+    "death_other": [
+        r"died|passed away|funeral",
+        r"took (his|her|their) (own )?life|killed (himself|herself|themselves)",
+        r"overdosed and died|lost (him|her|them) to",
+    ],
+    "figure": [
+        r"(is|are|was|were|be) killing me|kill(ing)? for (a|an|some)",
+        r"dying (to|for|of)|to die for|dead (tired|serious|on|wrong)|killed it",
+        r"my (phone|battery|laptop|car) (is|was|died)",
+        r"died laughing|nearly died (laughing|of)|heart (stopped|skipped) when",
+        r"overdos\w* on (tv|netflix|chocolate|coffee|sugar|cute)",
+        r"murder a|could kill (him|her)|drop dead gorgeous",
+        r"(work|job|this|mondays?|boss) (makes? me want to die|is killing me)",
+        r"lol|lmao|haha",
+    ],
+    "now": [
+        r"right now|tonight|today|just (now|took|did|swallowed)",
+        r"an hour ago|minutes ago|(\d+|few|couple) (min|mins|minutes|hours?) ago",
+        r"currently|at the moment|this morning|still|again|now",
+    ],
+}
+MODIFIER_WORDS: dict[str, frozenset[str]] = {
+    # single words: a set lookup, not a pattern
+    "self": frozenset({"i", "me", "my", "myself"}),
+    "negation": frozenset({"not", "never", "no", "without", "nobody", "nothing"}),
+}
+
+
+def _compile(parts: list[str]) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(f"(?:{p})" for p in parts) + r")\b")
+
+
+CONCEPTS = {name: _compile(parts) for name, parts in CONCEPT_PARTS.items()}
+MODIFIERS = {name: _compile(parts) for name, parts in MODIFIER_PARTS.items()}
+
+
+def marks(spelled: list[str]) -> frozenset[str]:
+    """The concepts and modifiers present in spelled-out words (``text.tokens``)."""
+    text = " ".join(spelled)
+    words = set(spelled)
+    return frozenset(
+        [f"k:{name}" for name, pattern in CONCEPTS.items() if pattern.search(text)]
+        + [f"m:{name}" for name, pattern in MODIFIERS.items() if pattern.search(text)]
+        + [f"m:{name}" for name, group in MODIFIER_WORDS.items() if words & group]
+    )
+
+
+def combine(present: frozenset[str]) -> set[str]:
+    """Concept features: each concept and modifier, and each concept with each modifier."""
+    found = [k for k in present if k.startswith("k:")]
+    modifiers = [m for m in present if m.startswith("m:")]
+    return {*present, *(f"{k}&{m}" for k in found for m in modifiers)}
+
+
+def concepts(spelled: list[str]) -> set[str]:
+    """Concept and modifier features of spelled-out words, and their pairs."""
+    return combine(marks(spelled))

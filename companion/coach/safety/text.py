@@ -1,0 +1,218 @@
+"""Text as the detector reads it: normalised (case, typos, texting style, slang), split into
+sentences, and turned into features (words, word pairs, pieces of words, negation scope).
+
+The training script (``scripts/train_safety.py``) and the app call the same functions, so what
+the model learned is what it sees."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from itertools import pairwise
+
+from companion.coach.safety.lexicon import combine, marks
+
+# Whole words people type for other whole words: texting, contractions, slang, euphemisms.
+WORDS: dict[str, str] = {
+    "im": "i am",
+    "i'm": "i am",
+    "ive": "i have",
+    "i've": "i have",
+    "ill": "i will",
+    "i'll": "i will",
+    "i'd": "i would",
+    "dont": "do not",
+    "don't": "do not",
+    "doesnt": "does not",
+    "doesn't": "does not",
+    "didnt": "did not",
+    "didn't": "did not",
+    "cant": "can not",
+    "can't": "can not",
+    "cannot": "can not",
+    "wont": "will not",
+    "won't": "will not",
+    "isnt": "is not",
+    "isn't": "is not",
+    "wasnt": "was not",
+    "wasn't": "was not",
+    "arent": "are not",
+    "aren't": "are not",
+    "havent": "have not",
+    "haven't": "have not",
+    "shouldnt": "should not",
+    "shouldn't": "should not",
+    "wouldnt": "would not",
+    "wouldn't": "would not",
+    "couldnt": "could not",
+    "couldn't": "could not",
+    "aint": "is not",
+    "ain't": "is not",
+    "thats": "that is",
+    "that's": "that is",
+    "its": "it is",
+    "it's": "it is",
+    "theres": "there is",
+    "there's": "there is",
+    "whats": "what is",
+    "what's": "what is",
+    "youre": "you are",
+    "you're": "you are",
+    "u": "you",
+    "ur": "your",
+    "r": "are",
+    "y": "why",
+    "pls": "please",
+    "plz": "please",
+    "rn": "right now",
+    "tn": "tonight",
+    "tonite": "tonight",
+    "tmrw": "tomorrow",
+    "tmr": "tomorrow",
+    "tomorow": "tomorrow",
+    "2moro": "tomorrow",
+    "b4": "before",
+    "bc": "because",
+    "cuz": "because",
+    "w": "with",
+    "w/": "with",
+    "w/o": "without",
+    "wo": "without",
+    "idk": "i do not know",
+    "idc": "i do not care",
+    "idgaf": "i do not care",
+    "tbh": "honestly",
+    "ngl": "honestly",
+    "fr": "really",
+    "af": "very",
+    "wanna": "want to",
+    "gonna": "going to",
+    "gotta": "got to",
+    "kinda": "kind of",
+    "outta": "out of",
+    "lemme": "let me",
+    "kms": "kill myself",
+    "unalive": "kill",
+    "unaliving": "killing",
+    "od": "overdose",
+    "ods": "overdoses",
+    "od'd": "overdosed",
+    "odd": "overdosed",
+    "oded": "overdosed",
+    "od'ed": "overdosed",
+    "od'ing": "overdosing",
+    "oding": "overdosing",
+    "sh": "self harm",
+    "myslef": "myself",
+    "mysef": "myself",
+    "sucide": "suicide",
+    "suicde": "suicide",
+    "suicidel": "suicidal",
+    "sucidal": "suicidal",
+    "suicidial": "suicidal",
+    "overdoes": "overdose",
+    "narcn": "narcan",
+    "xans": "xanax",
+    "bars": "xanax",
+    "percs": "percocet",
+    "fent": "fentanyl",
+}
+# Dropped g's, as typed on a phone ("dyin", "nothin"): spelled out for these common words.
+for _stem in (
+    "dyin waitin goin doin nothin somethin gettin feelin thinkin tryin lookin comin takin "
+    "makin sayin talkin drinkin usin cryin livin killin fightin losin bleedin shakin hurtin "
+    "startin savin plannin sittin walkin runnin holdin slippin fallin freakin breathin "
+    "watchin sleepin eatin workin missin sufferin drownin strugglin endin jumpin cuttin "
+    "burnin throwin pukin spinnin passin buyin givin writin leavin sayin shootin snortin"
+).split():
+    WORDS.setdefault(_stem, _stem + "g")
+
+PHRASES = [
+    (re.compile(r"\bsewer ?slide\b"), "suicide"),
+    (re.compile(r"\bo\.d\.?"), "overdose"),
+    (re.compile(r"\bself[- ]?harm"), "self harm"),
+    (re.compile(r"\bmy ?self\b"), "myself"),
+]
+NEGATORS = {"not", "no", "never", "nothing", "nobody", "without", "neither", "nor"}
+TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;,:]")
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def normalise(text: str) -> str:
+    """Lower case, one kind of apostrophe, long letter runs squeezed ("diiiie" -> "die")."""
+    text = text.lower().replace("’", "'").replace("‘", "'").replace("`", "'")
+    text = re.sub(r"([aeiouy])\1{2,}", r"\1", text)
+    text = re.sub(r"([^aeiouy\W\d])\1{2,}", r"\1\1", text)
+    for pattern, replacement in PHRASES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def tokens(text: str, normalised: bool = False) -> list[str]:
+    """Normalised words (texting and slang spelled out) and clause punctuation."""
+    out: list[str] = []
+    for raw in TOKEN.findall(text if normalised else normalise(text)):
+        out.extend(WORDS.get(raw, raw).split())
+    return out
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in SENTENCE.split(text) if s.strip()]
+
+
+@lru_cache(maxsize=50_000)
+def word_features(word: str, negated: bool) -> tuple[str, ...]:
+    """A word, the pieces of it (3 to 5 letters, with its edges; they carry typos and
+    endings), and the word marked as negated when a negation governs it."""
+    padded = f"<{word}>"
+    pieces = ["c:" + padded[i : i + n] for n in PIECES for i in range(len(padded) - n + 1)]
+    return ("w:" + word, *pieces, *(("n:" + word,) if negated else ()))
+
+
+PIECES = (3, 4)
+"""Lengths of the word pieces weighed (5 cost a third more time for nothing measurable)."""
+BREAKS = frozenset({".", "!", "?", ";", ",", ":", "but", "though", "although", "however"})
+
+
+def units(spelled: list[str]) -> tuple[list[tuple[str, bool]], list[str]]:
+    """(word, negated) for each word, and the word pairs: a negation governs the words after
+    it until the clause ends, and no pair spans a clause break."""
+    words: list[tuple[str, bool]] = []
+    chain: list[str] = []
+    negated = False
+    for tok in spelled:
+        if tok in BREAKS:
+            negated = False
+            chain.append("|")
+            if tok.isalpha():
+                words.append((tok, False))
+            continue
+        words.append((tok, negated and tok not in NEGATORS))
+        chain.append(tok)
+        if tok in NEGATORS:
+            negated = True
+    pairs = [f"b:{a}_{b}" for a, b in pairwise(chain) if a != "|" and b != "|"]
+    return words, pairs
+
+
+def sentence_features(sentence: str) -> Counter[str]:
+    """The counted word-level features of one sentence."""
+    words, pairs = units(tokens(sentence))
+    found: Counter[str] = Counter(pairs)
+    for word, negated in words:
+        found.update(word_features(word, negated))
+    return found
+
+
+def features(text: str) -> Counter[str]:
+    """What the model weighs: the sentences' word-level features, counted, and the concepts
+    found in any of them, with their pairs (``lexicon``). Training and the app both call this
+    (the app from remembered sentences, ``model.window_probabilities``)."""
+    found: Counter[str] = Counter()
+    present: frozenset[str] = frozenset()
+    for sentence in sentences(text):
+        found.update(sentence_features(sentence))
+        present |= marks(tokens(sentence))
+    found.update(combine(present))
+    return found

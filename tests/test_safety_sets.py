@@ -1,0 +1,120 @@
+"""Crisis detection measured on the project's own held-back sentences (never tuned on), per
+category, and the promises around it: the held-back set is the one committed before tuning,
+and the help comes in the order each danger needs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from companion.coach import crisis, safety
+from companion.config import Config, CrisisLine
+
+DATA = Path(__file__).parent / "data" / "crisis"
+HELD_BACK_SHA256 = "8ed2aa6523ac4c33b2fc4ca4877e8d56a6fb5c6d630e94791a534bf5b7af1d08"
+# What holds today on the held-back half (see docs/safety.md). The issue's targets are
+# recall >= 0.98 over all danger, precision >= 0.90 and every category >= 0.90: not met yet.
+FLOOR_RECALL = 0.85
+FLOOR_PRECISION = 0.80
+FLOOR_CATEGORY_RECALL = 0.70
+
+
+def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
+    digest = hashlib.sha256((DATA / "held_back.jsonl").read_bytes()).hexdigest()
+    assert digest == HELD_BACK_SHA256
+    assert digest in (DATA / "held_back.sha256").read_text()
+
+
+def test_recall_and_precision_on_the_held_back_half() -> None:
+    rows = [json.loads(line) for line in (DATA / "held_back.jsonl").read_text().splitlines()]
+    found = {row["text"]: safety.assess(row["text"]) for row in rows}
+    categories = sorted({row["category"] for row in rows} - {"none"})
+    lines, recalls = [], {}
+    for category in categories:
+        mine = [row for row in rows if row["category"] == category]
+        recalls[category] = sum(found[row["text"]] is not None for row in mine) / len(mine)
+        lines.append(f"  {category:<20} recall {recalls[category]:.3f} ({len(mine)})")
+    positives = [row for row in rows if row["category"] != "none"]
+    negatives = [row for row in rows if row["category"] == "none"]
+    caught = sum(found[row["text"]] is not None for row in positives)
+    alarms = sum(found[row["text"]] is not None for row in negatives)
+    recall, precision = caught / len(positives), caught / max(1, caught + alarms)
+    print("\n".join(["\nheld-back half:", *lines]))
+    print(f"  danger recall {recall:.3f}, precision {precision:.3f} ({alarms} false alarms)")
+    assert recall >= FLOOR_RECALL and precision >= FLOOR_PRECISION
+    assert min(recalls.values()) >= FLOOR_CATEGORY_RECALL, recalls
+
+
+def test_an_overdose_taken_puts_the_emergency_number_and_poison_control_first() -> None:
+    danger = safety.assess("took the whole bottle about an hour ago and my heart is racing")
+    assert danger is not None and danger.help == safety.EMERGENCY
+    kinds = [line.kind for line in crisis.lines_for(Config(region="US"), danger.help)]
+    assert kinds == ["emergency", "poison", "crisis"]
+    thoughts = safety.assess("i keep thinking everyone would be better off without me")
+    assert thoughts is not None and thoughts.help == safety.CRISIS
+    assert crisis.lines_for(Config(region="US"), thoughts.help)[0].kind == "crisis"
+
+
+def test_every_region_has_an_emergency_number_and_the_directory_is_the_fallback() -> None:
+    for region in crisis.REGIONS:
+        kinds = {line.kind for line in crisis.lines_for(Config(region=region))}
+        assert {"emergency", "crisis"} <= kinds, region
+    assert set(crisis.REGIONS) >= {"US", "CA", "GB", "IE", "AU", "NZ", "DE", "FR", "ES", "IN", "ZA"}
+    unknown = crisis.lines_for(Config(region="ZZ"), safety.EMERGENCY)
+    assert unknown[0].kind == "emergency" and "findahelpline.com" in unknown[-1].contact
+
+
+def test_an_old_override_without_kinds_comes_after_the_built_in_emergency_number() -> None:
+    config = Config(region="GB", crisis_lines=[CrisisLine("My sponsor", "call 07700 900123")])
+    lines = crisis.lines_for(config, safety.EMERGENCY)
+    assert [line.contact for line in lines] == ["call 999 or 112", "call 07700 900123"]
+
+
+def test_companion_chat_names_the_emergency_number_first_for_an_overdose_taken(
+    created, passfile, fake_llm
+) -> None:
+    from tests.conftest import child_env, run_cli
+
+    result = run_cli(
+        "--passphrase-file",
+        str(passfile),
+        "chat",
+        "i took the whole bottle of my pills an hour ago and my heart is racing",
+        env=child_env(LANG="en_US.UTF-8"),
+    )
+    assert result.returncode == 0, result.stderr
+    err = result.stderr
+    assert "too much may have been taken" in err
+    assert err.index("call 911") < err.index("1-800-222-1222") < err.index("988")
+    system = fake_llm.requests[-1]["body"]["system"]
+    assert "call the emergency number now" in system and "call 911" in system
+
+
+def test_journal_add_shows_help_on_standard_error_and_exits_as_usual(created, passfile) -> None:
+    from tests.conftest import child_env, run_cli
+
+    said = "i keep thinking everyone would be better off if i just wasnt here anymore"
+    env = child_env(LANG="en_US.UTF-8")
+    result = run_cli("--passphrase-file", str(passfile), "journal", "add", said, env=env)
+    assert result.returncode == 0 and result.stdout.startswith("saved entry 1")
+    assert "You are not alone" in result.stderr and "988" in result.stderr
+
+
+def test_saving_the_same_words_again_does_not_raise_the_alarm_again(vault) -> None:
+    from companion.usecases import journaling
+    from companion.usecases.unlocked import Unlocked
+
+    unlocked = Unlocked(vault, Config(region="US"))
+    first = journaling.save_entry(unlocked, "Rough week. i want to end my life.")
+    assert first.danger is not None
+    again = journaling.save_entry(
+        unlocked, "Rough week. i want to end my life.", entry_id=first.entry.id
+    )
+    assert again.danger is None
+    added = journaling.save_entry(
+        unlocked,
+        "Rough week. i want to end my life. Took all of my pills just now.",
+        entry_id=first.entry.id,
+    )
+    assert added.danger is not None and added.danger.help == safety.EMERGENCY
