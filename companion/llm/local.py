@@ -5,6 +5,7 @@ the screen never wait on the socket. Nothing leaves the machine, so it costs not
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import threading
@@ -59,7 +60,9 @@ class LocalProvider:
         )
 
         def put(kind: str, value: Any) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
+            # The caller may have gone (cancelled by lock or quit, its loop closed): drop it.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(queue.put_nowait, (kind, value))
 
         def run() -> None:
             conn: http.client.HTTPConnection | None = None
