@@ -104,8 +104,5 @@ def show_help(danger: Danger | None) -> None:
     from companion import config
     from companion.coach import crisis
 
-    heading = (
-        "Call for help now:" if danger.help == "emergency" else "You are not alone. Reach out now:"
-    )
     lines = crisis.as_text(config.load(), danger.help)
-    sys.stderr.write(f"{danger.reason}\n{heading}\n{lines}\n\n")
+    sys.stderr.write(f"{danger.reason}\n{crisis.heading(danger.help)}\n{lines}\n\n")

@@ -82,7 +82,8 @@ INTERNATIONAL = CrisisLine(
     C,
 )
 LOCAL_EMERGENCY = CrisisLine("Emergency", "call your local emergency number", kind=E)
-ORDER = {E: ((E, P, C)), C: ((C, E, P))}
+ORDER = {E: (E, P, C), C: (C, E, P)}
+HEADINGS = {E: "Call for help now:", C: "You are not alone. Reach out now:"}
 
 
 def region_from_locale() -> str:
@@ -108,6 +109,11 @@ def lines_for(config: Config, help_kind: str = C) -> list[CrisisLine]:
         lines = [next(x for x in [*built_in(config), LOCAL_EMERGENCY] if x.kind == E), *lines]
     rank = {kind: i for i, kind in enumerate(ORDER[help_kind])}
     return sorted(lines, key=lambda line: rank.get(line.kind, len(rank)))
+
+
+def heading(help_kind: str = C) -> str:
+    """The first words above the lines: urgent for an emergency, warm otherwise."""
+    return HEADINGS[help_kind]
 
 
 def as_text(config: Config, help_kind: str = C) -> str:

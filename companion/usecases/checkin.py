@@ -9,7 +9,6 @@ from typing import Any
 
 from companion.activity import checkins, drafts, profile, progress
 from companion.coach import safety
-from companion.usecases.journaling import new_words
 from companion.usecases.unlocked import Unlocked
 
 
@@ -23,10 +22,6 @@ class SavedCheckIn:
     days_kept: int | None
     """The sober days a slip would close (they stay in the history)."""
 
-    @property
-    def crisis(self) -> bool:
-        return self.danger is not None
-
 
 def save(
     unlocked: Unlocked, day: date, values: dict[str, Any], *, from_form: bool = False
@@ -39,7 +34,7 @@ def save(
     if from_form:
         drafts.discard(vault, "checkin")
     before = str(earlier.values.get("note", "")) if earlier is not None else ""
-    danger = safety.assess(new_words(before, str(saved.values.get("note", ""))))
+    danger = safety.assess(safety.new_sentences(before, str(saved.values.get("note", ""))))
     offer, days = False, None
     if saved.values.get("sober") is False:
         prof = profile.load(vault)

@@ -17,17 +17,6 @@ class Saved:
     danger: safety.Danger | None
     """What the new words sound like, if danger: show that help now."""
 
-    @property
-    def crisis(self) -> bool:
-        return self.danger is not None
-
-
-def new_words(before: str, after: str) -> str:
-    """The sentences of ``after`` that ``before`` did not have: saving the same words again
-    does not raise the alarm again."""
-    known = set(safety.sentences(before))
-    return "\n".join(s for s in safety.sentences(after) if s not in known)
-
 
 def save_entry(
     unlocked: Unlocked,
@@ -52,7 +41,8 @@ def save_entry(
     if from_editor:
         drafts.discard(vault, "journal", entry_id)
     unlocked.indexed(entry)
-    return Saved(entry, safety.assess(new_words(before, f"{entry.title}\n{entry.text}")))
+    after = f"{entry.title}\n{entry.text}"
+    return Saved(entry, safety.assess(safety.new_sentences(before, after)))
 
 
 def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:

@@ -17,12 +17,11 @@ from companion.coach.safety.text import normalise, sentences
 __all__ = [
     "CATEGORIES",
     "CRISIS",
-    "CRISIS_INSTRUCTION",
     "EMERGENCY",
     "Danger",
     "assess",
     "detect",
-    "sentences",
+    "new_sentences",
 ]
 
 EMERGENCY, CRISIS = "emergency", "crisis"
@@ -55,8 +54,6 @@ INSTRUCTIONS = {
         "clear, ask whether someone is with them, and stay in the conversation."
     ),
 }
-CRISIS_INSTRUCTION = INSTRUCTIONS[CRISIS]
-"""The instruction for the crisis kind (kept for callers that need only that one)."""
 
 WINDOW = 2
 """Sentences read together: enough to hear "last year ... today I'm glad", little enough that
@@ -113,6 +110,13 @@ def assess(text: str) -> Danger | None:
     category = (urgent or found)[0]
     help_kind, reason = CATEGORIES[category]
     return Danger(category, help_kind, reason)
+
+
+def new_sentences(before: str, after: str) -> str:
+    """The sentences of ``after`` that ``before`` did not have: the same words saved again
+    do not raise the alarm again."""
+    known = set(sentences(before))
+    return "\n".join(s for s in sentences(after) if s not in known)
 
 
 def detect(text: str) -> bool:

@@ -199,7 +199,3 @@ def combine(present: frozenset[str]) -> set[str]:
     modifiers = [m for m in present if m.startswith("m:")]
     return {*present, *(f"{k}&{m}" for k in found for m in modifiers)}
 
-
-def concepts(spelled: list[str]) -> set[str]:
-    """Concept and modifier features of spelled-out words, and their pairs."""
-    return combine(marks(spelled))

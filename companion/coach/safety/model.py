@@ -17,7 +17,7 @@ from pathlib import Path
 
 from companion.coach.safety.lexicon import combine, marks
 from companion.coach.safety.text import WORDS as SPELLED
-from companion.coach.safety.text import features, tokens, units, word_features
+from companion.coach.safety.text import tokens, units, word_features
 
 NONE = "none"
 ALARM_LEAN = 0.1
@@ -126,8 +126,8 @@ def _probabilities(raw: list[float]) -> dict[str, float]:
 
 
 def window_probabilities(parts: list[str]) -> dict[str, float]:
-    """Probabilities for sentences read together: the same as ``probabilities`` of their
-    text, from remembered sentence weights."""
+    """Probabilities for sentences read together: what ``text.features`` of their text would
+    give the model, from remembered sentence weights."""
     w = weights()
     raw = list(w.intercept)
     present: frozenset[str] = frozenset()
@@ -141,19 +141,8 @@ def window_probabilities(parts: list[str]) -> dict[str, float]:
     return _probabilities(raw)
 
 
-def probabilities(text: str) -> dict[str, float]:
-    """The probability of each category (and of "none") for one piece of text."""
-    w = weights()
-    return _probabilities([b + v for b, v in zip(w.intercept, _weigh(features(text)), strict=True)])
-
-
 def verdict(probs: dict[str, float], threshold: float | None = None) -> str:
     """The most likely danger category, or "none" when danger is unlikely."""
     if 1.0 - probs[NONE] < (weights().threshold if threshold is None else threshold):
         return NONE
     return max((c for c in probs if c != NONE), key=probs.__getitem__)
-
-
-def classify(text: str) -> str:
-    """The most likely danger category of one piece of text, or "none"."""
-    return verdict(probabilities(text))

@@ -124,7 +124,7 @@ for _stem in (
     "makin sayin talkin drinkin usin cryin livin killin fightin losin bleedin shakin hurtin "
     "startin savin plannin sittin walkin runnin holdin slippin fallin freakin breathin "
     "watchin sleepin eatin workin missin sufferin drownin strugglin endin jumpin cuttin "
-    "burnin throwin pukin spinnin passin buyin givin writin leavin sayin shootin snortin"
+    "burnin throwin pukin spinnin passin buyin givin writin leavin shootin snortin"
 ).split():
     WORDS.setdefault(_stem, _stem + "g")
 
@@ -161,17 +161,19 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE.split(text) if s.strip()]
 
 
+PIECES = (3, 4)
+"""Lengths of the word pieces weighed (5 cost a third more time for nothing measurable)."""
+
+
 @lru_cache(maxsize=50_000)
 def word_features(word: str, negated: bool) -> tuple[str, ...]:
-    """A word, the pieces of it (3 to 5 letters, with its edges; they carry typos and
-    endings), and the word marked as negated when a negation governs it."""
+    """A word, the pieces of it (``PIECES`` letters long, with its edges; they carry typos
+    and endings), and the word marked as negated when a negation governs it."""
     padded = f"<{word}>"
     pieces = ["c:" + padded[i : i + n] for n in PIECES for i in range(len(padded) - n + 1)]
     return ("w:" + word, *pieces, *(("n:" + word,) if negated else ()))
 
 
-PIECES = (3, 4)
-"""Lengths of the word pieces weighed (5 cost a third more time for nothing measurable)."""
 BREAKS = frozenset({".", "!", "?", ";", ",", ":", "but", "though", "although", "however"})
 
 
@@ -196,9 +198,9 @@ def units(spelled: list[str]) -> tuple[list[tuple[str, bool]], list[str]]:
     return words, pairs
 
 
-def sentence_features(sentence: str) -> Counter[str]:
-    """The counted word-level features of one sentence."""
-    words, pairs = units(tokens(sentence))
+def sentence_features(spelled: list[str]) -> Counter[str]:
+    """The counted word-level features of one sentence's spelled-out words."""
+    words, pairs = units(spelled)
     found: Counter[str] = Counter(pairs)
     for word, negated in words:
         found.update(word_features(word, negated))
@@ -212,7 +214,8 @@ def features(text: str) -> Counter[str]:
     found: Counter[str] = Counter()
     present: frozenset[str] = frozenset()
     for sentence in sentences(text):
-        found.update(sentence_features(sentence))
-        present |= marks(tokens(sentence))
+        spelled = tokens(sentence)
+        found.update(sentence_features(spelled))
+        present |= marks(spelled)
     found.update(combine(present))
     return found

@@ -346,12 +346,7 @@ class SosScreen(Dialog[None]):
         with Vertical():
             if self.danger is not None:
                 yield Static(self.danger.reason, id="why")
-            title = (
-                "Call for help now:"
-                if help_kind == "emergency"
-                else "You are not alone. Reach out now:"
-            )
-            yield Static(title, classes="title")
+            yield Static(crisis.heading(help_kind), classes="title")
             yield Static(literal(lines), id="lines")
             plan = self.personal()
             if plan:
