@@ -145,9 +145,7 @@ async def in_app(root: Path, runs: int) -> None:
             # Results painted: the list shows this search (comparing first rows hung when the
             # newest entry was also the best match).
             searches.append(
-                await painted_after(
-                    app, started, lambda s=screen: s.listed == "sponsor kitchen"
-                )
+                await painted_after(app, started, lambda s=screen: s.listed == "sponsor kitchen")
             )
             await pilot.press("f6")
             await pilot.pause()

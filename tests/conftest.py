@@ -54,10 +54,23 @@ def created(paths: VaultPaths) -> tuple[VaultPaths, str]:
 
 
 @pytest.fixture
-def vault(created: tuple[VaultPaths, str]) -> Iterator[Vault]:
+def vault(created: tuple[VaultPaths, str], request: pytest.FixtureRequest) -> Iterator[Vault]:
+    """An unlocked vault. Afterwards every row must still match its MAC and the manifest: a
+    write that went around the vault's door would show here (unless the test damages on
+    purpose and says so with ``@pytest.mark.damages_vault``)."""
+    from companion.vault.maintenance import verify
+
     opened = Vault.unlock(created[0], PASSPHRASE)
     yield opened
-    opened.close()
+    try:
+        if (
+            request.node.get_closest_marker("damages_vault") is None
+            and opened.database.is_closed() is False
+        ):
+            report = verify(opened)
+            assert report.clean, (report.damaged, [f.describe() for f in report.findings])
+    finally:
+        opened.close()
 
 
 @pytest.fixture

@@ -103,7 +103,7 @@ def test_bad_checkin_values_write_nothing(cli, args, message) -> None:
 def test_edit_after_memorization_clears_the_mark(vault: Vault) -> None:
     day = clock.today()
     saved = checkins.record(vault, day, mood=5)
-    CheckIn.update(memorized=True).where(CheckIn.id == saved.id).execute()
+    vault.update(CheckIn, saved.id, memorized=True)
     checkins.record(vault, day, note="more to say")
     assert CheckIn.get_by_id(saved.id).memorized is False
     entry = journal.add(vault, "words")
@@ -197,6 +197,14 @@ def test_export_formats(cli, tmp_path) -> None:
     assert rows[1]["text"] == "An entry with, commas\nand lines"
     markdown = cli("export", "--format", "markdown").stdout
     assert "## Journal" in markdown and "An entry with, commas" in markdown
+
+
+def test_export_to_dash_writes_standard_output_not_a_file(cli, tmp_path) -> None:
+    cli("journal", "add", "words for stdout")
+    result = cli("export", "--format", "json", "-o", "-", cwd=tmp_path)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["journal"][0]["text"] == "words for stdout"
+    assert not (tmp_path / "-").exists()
 
 
 def test_unreadable_passphrase_file(created, tmp_path) -> None:

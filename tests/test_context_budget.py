@@ -42,7 +42,7 @@ contents = st.fixed_dictionaries(
 @given(data=contents)
 def test_budget_is_never_exceeded(vault, data) -> None:
     for model in (Fact, FollowUp, DailyMemory, CheckIn, Profile):
-        model.delete().execute()
+        vault.delete_where(model, None)
     profile.update(
         vault,
         {

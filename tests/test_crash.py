@@ -20,7 +20,7 @@ import pytest
 from companion.activity import chat, journal
 from companion.errors import WrongPassphrase
 from companion.vault import Vault, crypto
-from companion.vault.maintenance import verify_connection
+from companion.vault.maintenance import verify
 from tests.conftest import PASSPHRASE, child_env, run_cli
 
 ROUNDS = 100
@@ -52,7 +52,7 @@ def test_kill_9_writer_loses_no_returned_write(created) -> None:
         proc.stdout.close()
     assert len(promised) > ROUNDS * 3
     with Vault.unlock(paths, PASSPHRASE) as vault:
-        report = verify_connection(vault.conn, vault.sealer)
+        report = verify(vault)
         assert report.clean, report.damaged
         messages = {}
         for session in chat.sessions(vault, limit=10_000):
@@ -115,7 +115,74 @@ def test_disk_full_gives_a_clear_error_and_keeps_old_data(created, passfile) -> 
     assert result.returncode == 74, result.stderr
     assert "disk is full" in result.stderr and "Nothing was changed" in result.stderr
     with Vault.unlock(paths, PASSPHRASE) as vault:
-        assert verify_connection(vault.conn, vault.sealer).clean
+        assert verify(vault).clean
         assert journal.count() == 20
         assert [e.text for e in journal.newest(vault, 1)] == ["kept entry 19"]
     assert os.environ.get("COMPANION_HOME")  # the child ran against the test's own folder
+
+
+def downgrade_to_schema_5(db) -> None:  # type: ignore[no-untyped-def]
+    """Take a vault back to what schema 5 wrote: no row versions, MACs, manifest or epoch."""
+    import sqlite3
+
+    from companion.vault import migrations
+
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        for table in migrations.SEALED:
+            conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_mac"')
+            conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_version"')
+        conn.execute('ALTER TABLE "header" DROP COLUMN "hmac"')
+        conn.execute('DROP TABLE "manifest"')
+        conn.execute('DROP TABLE "session_epoch"')
+        conn.execute("PRAGMA user_version = 5")
+        conn.execute("VACUUM")
+    finally:
+        conn.close()
+
+
+@pytest.mark.slow
+def test_the_integrity_upgrade_killed_at_random_points(created, passfile, tmp_path) -> None:
+    """A kill at any point of the schema 6 upgrade leaves the old vault or the new one, never a
+    mix; the next unlock finishes it and every record checks out."""
+    import shutil
+    import sqlite3
+
+    from companion.vault import migrations
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault, vault.transaction():
+        for i in range(1500):
+            journal.add(vault, f"entry {i} " + "words " * (i % 40))
+    downgrade_to_schema_5(paths.db)
+    pristine = tmp_path / "v5.db"
+    shutil.copy(paths.db, pristine)
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(12):
+        for sidecar in paths.sidecars():
+            sidecar.unlink(missing_ok=True)
+        shutil.copy(pristine, paths.db)
+        shutil.rmtree(paths.backups, ignore_errors=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion", "--passphrase-file", str(passfile),
+             "journal", "list", "-n", "1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=child_env(),
+        )  # fmt: skip
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=rng.uniform(0.2, 1.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        conn = sqlite3.connect(paths.db)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(journal_entry)")}
+        conn.close()
+        assert version in (5, 6)
+        assert ("row_mac" in columns) == (version == 6), "schema and columns must agree"
+        seen.add(version)
+        with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+            assert migrations.schema_version(vault.conn) == 6
+            report = verify(vault)
+            assert report.clean, (report.damaged, report.findings)
+            assert report.counts["journal_entry"] == 1500
+    assert seen == {5, 6}, "the kills should land both before and after the upgrade"

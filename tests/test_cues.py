@@ -50,7 +50,7 @@ def test_a_relapse_after_a_sober_week_leaves_a_cue(vault, fake_llm, sober_days, 
     today = clock.today()
     for back in range(sober_days, 0, -1):
         checkins.record(vault, today - timedelta(days=back), mood=6, sober=True)
-    CheckIn.update(memorized=True).execute()  # those days were learned from already
+    vault.update_where(CheckIn, None, memorized=True)  # those days were learned from already
     checkins.record(vault, today, mood=3, sober=False)
     extract(vault, fake_llm)
     expected = f"Relapsed on {today.isoformat()} after {sober_days} sober days"

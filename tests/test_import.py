@@ -280,3 +280,30 @@ def test_imported_history_is_learned_only_when_asked(created, passfile, tmp_path
     assert len(fake_llm.requests) == 1
     sent = fake_llm.requests[0]["body"]["messages"][0]["content"]
     assert "New year's morning in Tokyo" in sent
+
+
+def test_reimport_after_a_rekey_in_another_time_zone_adds_nothing(
+    created, passfile, tmp_path
+) -> None:
+    """The fingerprint keeps the minute as written, not as today's time zone would show it."""
+    source = tmp_path / "export.json"
+    source.write_text(
+        json.dumps(
+            {
+                "tags": {},
+                "entries": [
+                    {"date": "2025-03-01", "time": "21:15", "title": "Called Dana",
+                     "body": "It helped.", "starred": False, "tags": []},
+                    {"date": "2025-07-02", "time": "07:05", "title": "Morning pages",
+                     "body": "Slept well.", "starred": True, "tags": []},
+                ],
+            }
+        )
+    )  # fmt: skip
+    london = child_env(TZ="Europe/London")
+    first = cli(passfile, "import", "jrnl", str(source), env=london)
+    assert first.returncode == 0 and "added 2 entries" in first.stdout, first.stderr
+    rekeyed = cli(passfile, "rekey", env=child_env(TZ="America/New_York"))
+    assert rekeyed.returncode == 0, rekeyed.stderr
+    again = cli(passfile, "import", "jrnl", str(source), env=london)
+    assert again.returncode == 0 and "added 0 entries, skipped 2" in again.stdout, again.stdout

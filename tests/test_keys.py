@@ -80,7 +80,7 @@ def test_new_recovery_key_retires_the_old(created, passfile) -> None:
 def test_rekey_reencrypts_everything(created, passfile) -> None:
     from companion.activity import chat
     from companion.vault import settings
-    from companion.vault.maintenance import verify_connection
+    from companion.vault.maintenance import verify
 
     paths, old_recovery = created
     with Vault.unlock(paths, PASSPHRASE) as vault:
@@ -93,7 +93,7 @@ def test_rekey_reencrypts_everything(created, passfile) -> None:
     assert result.returncode == 0, result.stderr
     new_recovery = next(line.strip() for line in result.stdout.splitlines() if line.count("-") == 7)
     with Vault.unlock(paths, PASSPHRASE) as vault:
-        assert verify_connection(vault.conn, vault.sealer).clean
+        assert verify(vault).clean
         assert journal.get(vault, 1).text == "entry one"
         assert chat.messages(vault, session)[0].content == "hello coach"
         assert settings.get(vault, "api_key") == "sk-test"

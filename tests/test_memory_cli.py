@@ -12,7 +12,7 @@ from companion import clock
 from companion.activity import chat, checkins, journal
 from companion.memory import insights, store
 from companion.vault import Vault
-from companion.vault.maintenance import verify_connection
+from companion.vault.maintenance import verify
 from companion.vault.models import JournalEntry, UrgeEvent
 from tests.conftest import PASSPHRASE, child_env, run_cli
 from tests.extraction_helpers import answer
@@ -109,7 +109,7 @@ def test_kill_during_extraction_leaves_everything_unmemorized(created, passfile,
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     with Vault.unlock(paths, PASSPHRASE) as vault:
-        assert verify_connection(vault.conn, vault.sealer).clean
+        assert verify(vault).clean
         assert JournalEntry.select().where(JournalEntry.memorized == 0).count() == 1
         assert store.newest_daily_memory(vault) is None
         assert store.latest_run(vault)[0].status == "running"  # marked interrupted next run

@@ -11,7 +11,7 @@ from companion.activity import journal
 from companion.errors import RecordDamaged
 from companion.vault import Vault, crypto
 from companion.vault.crypto import Sealer
-from companion.vault.maintenance import verify_connection
+from companion.vault.maintenance import verify
 
 KEY = bytes(range(32))
 
@@ -71,6 +71,7 @@ def test_moved_values_fail() -> None:
         )
 
 
+@pytest.mark.damages_vault
 def test_swapped_rows_in_the_database_are_caught(vault: Vault) -> None:
     first = journal.add(vault, "first entry").id
     second = journal.add(vault, "second entry").id
@@ -80,11 +81,12 @@ def test_swapped_rows_in_the_database_are_caught(vault: Vault) -> None:
     b = conn.execute("SELECT payload FROM journal_entry WHERE id=?", (second,)).fetchone()[0]
     conn.execute("UPDATE journal_entry SET payload=? WHERE id=?", (b, first))
     conn.execute("UPDATE journal_entry SET payload=? WHERE id=?", (a, second))
-    report = verify_connection(conn, vault.sealer)
+    report = verify(vault)
     assert sorted(report.damaged) == [("journal_entry", str(first)), ("journal_entry", str(second))]
     assert journal.get(vault, third).text == "third entry"
 
 
+@pytest.mark.damages_vault
 def test_value_moved_to_another_table_is_caught(vault: Vault) -> None:
     from companion.activity import chat
 
@@ -96,7 +98,7 @@ def test_value_moved_to_another_table_is_caught(vault: Vault) -> None:
     conn.execute("UPDATE chat_message SET payload=? WHERE id=?", (blob, msg))
     shown = chat.messages(vault, session)  # the conversation still opens...
     assert shown[0].content == f"[Message {msg} is damaged and cannot be read.]"
-    report = verify_connection(vault.conn, vault.sealer)  # ...and verify names the record
+    report = verify(vault)  # ...and verify names the record
     assert report.damaged == [("chat_message", str(msg))]
     assert journal.get(vault, entry).text == "journal words"
 
@@ -175,6 +177,32 @@ def test_an_independent_reader_following_the_format_document_opens_records(creat
     (length,) = struct.unpack(">I", padded[:4])
     payload = json.loads(padded[4 : 4 + length])
     assert payload["text"] == "Naïve café, day 1 #reading" and payload["title"] == "Über"
+
+    # Integrity, from the document's "Integrity" section alone.
+    import hashlib
+    import hmac
+
+    mac_key = HKDF(hashes.SHA256(), 32, None, b"companion integrity v1").derive(data_key)
+    conn = sqlite3.connect(paths.db)
+    cursor = conn.execute("SELECT * FROM journal_entry WHERE id = ?", (entry.id,))
+    row = dict(zip([d[0] for d in cursor.description], cursor.fetchone(), strict=True))
+    columns = {k: v for k, v in row.items() if k not in ("id", "payload", "row_mac")}
+    message = canonical(
+        ["row", "journal_entry", str(entry.id), columns, hashlib.sha256(row["payload"]).hexdigest()]
+    )
+    assert hmac.new(mac_key, message, hashlib.sha256).digest() == row["row_mac"]
+    assert row["row_version"] == 1
+    manifest_body, manifest_mac = conn.execute("SELECT body, mac FROM manifest").fetchone()
+    expected = hmac.new(mac_key, b"manifest" + manifest_body.encode(), hashlib.sha256).hexdigest()
+    assert manifest_mac == expected
+    tables = json.loads(manifest_body)["tables"]
+    assert tables["journal_entry"] == {"count": 1, "xor": row["row_mac"].hex()}
+    header_body, header_mac = conn.execute("SELECT body, hmac FROM header").fetchone()
+    conn.close()
+    assert (
+        header_mac
+        == hmac.new(mac_key, b"header" + header_body.encode(), hashlib.sha256).hexdigest()
+    )
 
 
 @pytest.mark.parametrize("record_id", [7, "42", "theme", "clé-ü", "\u0663", 'quote"d'])

@@ -8,6 +8,7 @@ import subprocess
 
 from companion.activity import journal
 from companion.vault import Vault, session
+from companion.vault.store import read_session_epoch
 from tests.conftest import PASSPHRASE, child_env, db_bytes, run_cli
 
 NOW = "2026-03-10T21:30:00+00:00"
@@ -31,6 +32,35 @@ def with_session(token: str, *args: str, now: str = NOW) -> subprocess.Completed
     """A command from a script's shell: the session is all it has, no passphrase, no terminal."""
     env = child_env(COMPANION_NOW=now, **{session.ENV_VAR: token})
     return run_cli(*args, env=env, stdin=subprocess.DEVNULL)
+
+
+def epoch(vault: Vault) -> bytes | None:
+    return read_session_epoch(vault.paths.db)
+
+
+def test_a_session_file_copied_before_lock_opens_nothing_after_it(created, passfile) -> None:
+    paths, _ = created
+    token = start_session(passfile)
+    (path,) = session.runtime_dir().iterdir()
+    copy = path.read_bytes()
+    assert with_session(token, "journal", "add", "still open").returncode == 0
+
+    locked = run_cli("lock", env=child_env(COMPANION_NOW=NOW))
+    assert locked.returncode == 0 and "ended" in locked.stdout
+    path.write_bytes(copy)  # put the old file back, token still in hand
+    refused = with_session(token, "journal", "list")
+    assert refused.returncode == 77
+    assert "still open" not in refused.stdout
+    assert entries(paths) == ["still open"]
+
+
+def test_a_backup_never_carries_the_session_epoch(created, passfile) -> None:
+    paths, _ = created
+    start_session(passfile)
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert epoch(vault) is not None
+        made = vault.backup("manual")
+    assert read_session_epoch(made) is None
 
 
 def entries(paths) -> list[str]:
@@ -102,7 +132,7 @@ def test_a_session_file_kept_aside_opens_nothing_after_a_key_change(vault) -> No
         change()
         assert not path.exists()
         path.write_bytes(kept)
-        assert session.open_data_key(vault.header, token) is None
+        assert session.open_data_key(vault.header, token, epoch(vault)) is None
 
 
 def test_key_changes_ask_for_the_passphrase_itself(created, passfile) -> None:
@@ -133,21 +163,21 @@ def test_the_session_file_alone_or_a_wrong_token_opens_nothing(vault) -> None:
         assert form not in raw
     assert oct(path.stat().st_mode & 0o777) == "0o600"
 
-    assert session.open_data_key(vault.header, token) == data_key
+    assert session.open_data_key(vault.header, token, epoch(vault)) == data_key
     other = base64.urlsafe_b64encode(bytes(32)).decode().rstrip("=")
-    assert session.open_data_key(vault.header, other) is None
+    assert session.open_data_key(vault.header, other, epoch(vault)) is None
 
     body = json.loads(raw)
     wrapped = bytearray(base64.b64decode(body["wrapped"]))
     wrapped[5] ^= 0x01
     body["wrapped"] = base64.b64encode(bytes(wrapped)).decode()
     path.write_text(json.dumps(body))
-    assert session.open_data_key(vault.header, token) is None
+    assert session.open_data_key(vault.header, token, epoch(vault)) is None
 
     body = json.loads(raw)
     body["expires_at"] = "2099-01-01T00:00:00Z"  # extending it breaks the seal
     path.write_text(json.dumps(body))
-    assert session.open_data_key(vault.header, token) is None
+    assert session.open_data_key(vault.header, token, epoch(vault)) is None
 
 
 def test_session_length_is_checked_before_anything_is_written(created, passfile) -> None:
@@ -236,3 +266,21 @@ def test_a_vault_id_that_is_not_hex_is_refused_as_damage(created) -> None:
     assert opened.returncode == 65 and "vault id" in opened.stderr
     assert run_cli("lock", env=env).returncode == 0  # ends any session, names no file
     assert not session.runtime_dir().exists() or not any(session.runtime_dir().iterdir())
+
+
+def test_without_a_runtime_folder_the_session_goes_to_a_private_temp_folder(
+    created, passfile, tmp_path, monkeypatch
+) -> None:
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    import tempfile
+
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # forget the folder it found before
+    (tmp_path / "tmp").mkdir()
+    started = run_cli("--passphrase-file", str(passfile), "unlock")
+    assert started.returncode == 0, started.stderr
+    assert "on disk" in started.stderr
+    folder = session.runtime_dir()
+    assert folder.parent == tmp_path / "tmp"
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert len(list(folder.glob("session-*.json"))) == 1

@@ -51,16 +51,19 @@ def _session_row(session_id: int) -> ChatSession:
 
 
 def session_view(vault: Vault, row: ChatSession) -> Session:
+    """A session; a damaged one is treated as off the record (its flag may have been flipped),
+    so nothing of it is summarized, recalled or sent to a model."""
+    damaged = False
     try:
-        data = vault.unseal(ChatSession, row.id, row.payload)
+        data = vault.open(row)
     except RecordDamaged:
-        data = {"title": f"Damaged chat {row.id}"}
+        data, damaged = {"title": f"Damaged chat {row.id}"}, True
     return Session(
         row.id,
         clock.parse_stamp(row.started_at),
         clock.parse_stamp(row.ended_at) if row.ended_at else None,
         str(data.get("title", "")),
-        bool(row.off_record),
+        bool(row.off_record) or damaged,
     )
 
 
@@ -92,7 +95,7 @@ def add_message(
 def _message(vault: Vault, row: ChatMessage, tolerant: bool = True) -> Message:
     """A message; damaged, it shows as a placeholder (``tolerant``) or raises."""
     try:
-        data = vault.unseal(ChatMessage, row.id, row.payload)
+        data = vault.open(row)
     except RecordDamaged:
         if not tolerant:
             raise
@@ -130,14 +133,14 @@ def end(vault: Vault, session_id: int, at: datetime | None = None) -> None:
 
 def rename(vault: Vault, session_id: int, title: str) -> None:
     row = _session_row(session_id)
-    data = vault.unseal(ChatSession, row.id, row.payload)
+    data = vault.open(row)
     vault.update(ChatSession, row.id, {**data, "title": title})
 
 
 def delete(vault: Vault, session_id: int) -> None:
     _session_row(session_id)
-    with vault.transaction():
-        ChatSession.delete().where(ChatSession.id == session_id).execute()
+    vault.delete_where(ChatSession, ChatSession.id == session_id)
+    vault.erase_traces()
 
 
 def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
@@ -146,10 +149,10 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
     vault.update(ChatSession, session_id, off_record=off_record)
 
 
-def off_record_ids() -> set[int]:
-    """Sessions kept out of memory, from a plaintext flag (no decryption)."""
-    rows = tuples(ChatSession.select(ChatSession.id).where(ChatSession.off_record == 1))
-    return {sid for (sid,) in rows}
+def off_record_ids(vault: Vault) -> set[int]:
+    """Sessions kept out of memory: off the record, or damaged (a flag that fails its MAC may
+    have been flipped, so a damaged session is treated as off the record)."""
+    return {row.id for row in ChatSession.select() if row.off_record or not vault.authentic(row)}
 
 
 def completed_between(start: str, end: str) -> int:
@@ -181,7 +184,7 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:
     """What the user said on the record since ``since``, except in session ``leave_out``."""
     rows = (
-        ChatMessage.select()
+        ChatMessage.select(ChatMessage, ChatSession)
         .join(ChatSession)
         .where(
             (ChatSession.off_record == 0)
@@ -204,9 +207,12 @@ def unmemorized(vault: Vault) -> list[Message]:
 
 
 def _intact(vault: Vault, rows: Iterable[ChatMessage]) -> list[Message]:
-    """Messages that read; a damaged one is left out (never recalled or sent to a model)."""
+    """Messages that read, in sessions that pass their check (the rows were selected with
+    their session); a damaged one is left out (never recalled or sent to a model)."""
     found = []
     for row in rows:
+        if not vault.authentic(row.session):
+            continue
         try:
             found.append(_message(vault, row, tolerant=False))
         except RecordDamaged:
@@ -214,10 +220,10 @@ def _intact(vault: Vault, rows: Iterable[ChatMessage]) -> list[Message]:
     return found
 
 
-def mark_memorized(message_ids: list[int]) -> None:
-    ChatMessage.update(memorized=True).where(ChatMessage.id.in_(message_ids)).execute()
+def mark_memorized(vault: Vault, message_ids: list[int]) -> None:
+    if message_ids:
+        vault.update_where(ChatMessage, ChatMessage.id.in_(message_ids), memorized=True)
 
 
 def mark_all_unmemorized(vault: Vault) -> int:
-    with vault.transaction():
-        return int(ChatMessage.update(memorized=False).execute())
+    return vault.update_where(ChatMessage, ChatMessage.memorized == True, memorized=False)  # noqa: E712

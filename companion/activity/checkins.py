@@ -130,7 +130,7 @@ def record(vault: Vault, day: date, **values: Any) -> CheckInView:
         if row is None:
             rid = vault.insert(CheckIn, given, date=day.isoformat(), created_at=now, updated_at=now)
             return CheckInView(rid, day, given)
-        merged = {**vault.unseal(CheckIn, row.id, row.payload), **given}
+        merged = {**vault.open(row), **given}
         vault.update(CheckIn, row.id, merged, updated_at=now, memorized=False)
         return CheckInView(row.id, day, merged)
 
@@ -139,7 +139,7 @@ def _view(vault: Vault, row: CheckIn) -> CheckInView:
     return CheckInView(
         row.id,
         date.fromisoformat(row.date),
-        vault.unseal(CheckIn, row.id, row.payload),
+        vault.open(row),
         bool(row.memorized),
         row.updated_at,
     )
@@ -194,13 +194,12 @@ def unmemorized(vault: Vault) -> list[CheckInView]:
     return found
 
 
-def mark_memorized(checkin_id: int, updated_at: str) -> None:
+def mark_memorized(vault: Vault, checkin_id: int, updated_at: str) -> None:
     """Memorized, unless the check-in changed after ``updated_at`` (it is learned again)."""
-    CheckIn.update(memorized=True).where(
-        (CheckIn.id == checkin_id) & (CheckIn.updated_at == updated_at)
-    ).execute()
+    vault.update_where(
+        CheckIn, (CheckIn.id == checkin_id) & (CheckIn.updated_at == updated_at), memorized=True
+    )
 
 
 def mark_all_unmemorized(vault: Vault) -> int:
-    with vault.transaction():
-        return int(CheckIn.update(memorized=False).execute())
+    return vault.update_where(CheckIn, CheckIn.memorized == True, memorized=False)  # noqa: E712

@@ -29,10 +29,9 @@ def save(vault: Vault, kind: str, text: str, ref_id: int | None = None, **extra:
 def load(vault: Vault, kind: str, ref_id: int | None = None) -> dict[str, Any] | None:
     cond = Draft.ref_id == ref_id if ref_id else Draft.ref_id.is_null()
     row = Draft.get_or_none((Draft.kind_name == kind) & cond)
-    return vault.unseal(Draft, row.id, row.payload) if row else None
+    return vault.open(row) if row else None
 
 
 def discard(vault: Vault, kind: str, ref_id: int | None = None) -> None:
     cond = Draft.ref_id == ref_id if ref_id else Draft.ref_id.is_null()
-    with vault.transaction():
-        Draft.delete().where((Draft.kind_name == kind) & cond).execute()
+    vault.delete_where(Draft, (Draft.kind_name == kind) & cond)

@@ -69,23 +69,33 @@ def _check(text: str, title: str) -> None:
         raise InvalidInput(f"the title is {len(title):,} characters; the limit is {TITLE_LIMIT}.")
 
 
-def _fingerprint(sealer: Sealer, moment: datetime, title: str, text: str) -> str:
+def local_minute(moment: datetime) -> str:
+    """The wall-clock minute an entry was written at, where it was written. Stored in the
+    entry (``minute``), so a fingerprint recomputed later (rekey) does not depend on the time
+    zone the machine is in by then."""
+    return moment.astimezone().strftime("%Y-%m-%dT%H:%M")
+
+
+def _fingerprint(sealer: Sealer, minute: str, title: str, text: str) -> str:
     words = "\n".join(part for part in (title.strip(), text.strip()) if part)
-    return sealer.mac("journal", moment.astimezone().strftime("%Y-%m-%dT%H:%M"), words)
+    return sealer.mac("journal", minute, words)
 
 
 def fingerprint(vault: Vault, moment: datetime, title: str, text: str) -> str:
     """A keyed hash of when (to the local minute) and what, to notice an entry imported twice;
     it reveals nothing (docs/vault-format.md)."""
-    return _fingerprint(vault.sealer, moment, title, text)
+    return _fingerprint(vault.sealer, local_minute(moment), title, text)
 
 
 def refingerprint(sealer: Sealer) -> None:
-    """The vault's rekey hook: fingerprints are keyed, so they follow the new key."""
+    """The vault's rekey hook: fingerprints are keyed, so they follow the new key. The minute
+    is the one stored with the entry; entries from before it was stored use today's zone."""
     for row in JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload):
         data = sealer.open(JournalEntry.kind(), row.id, row.payload)
         title, text = str(data.get("title", "")), str(data.get("text", ""))
-        mark = _fingerprint(sealer, clock.parse_stamp(row.created_at), title, text)
+        minute = str(data.get("minute") or local_minute(clock.parse_stamp(row.created_at)))
+        mark = _fingerprint(sealer, minute, title, text)
+        # The vault gives every row a new MAC under the new key after the hooks have run.
         JournalEntry.update(fingerprint=mark).where(JournalEntry.id == row.id).execute()
 
 
@@ -101,7 +111,7 @@ def add(
     _check(text, title)
     moment = when or clock.now()
     all_tags = collect_tags(text, tags)
-    payload = {"text": text, "title": title, "tags": all_tags}
+    payload = {"text": text, "title": title, "tags": all_tags, "minute": local_minute(moment)}
     stamp = clock.stamp(moment)
     rid = vault.insert(
         JournalEntry,
@@ -124,15 +134,17 @@ def edit(
     _check(text, title)
     row = _row(entry_id)
     all_tags = collect_tags(text, tags)
-    payload = {"text": text, "title": title, "tags": all_tags}
-    moment = clock.parse_stamp(row.created_at)
+    minute = str(vault.open(row).get("minute") or "") or local_minute(
+        clock.parse_stamp(row.created_at)
+    )
+    payload = {"text": text, "title": title, "tags": all_tags, "minute": minute}
     vault.update(
         JournalEntry,
         row.id,
         payload,
         updated_at=clock.stamp(),
         memorized=False,
-        fingerprint=fingerprint(vault, moment, title, text),
+        fingerprint=_fingerprint(vault.sealer, minute, title, text),
     )
     return Entry(
         row.id,
@@ -146,8 +158,8 @@ def edit(
 
 def delete(vault: Vault, entry_id: int) -> None:
     row = _row(entry_id)
-    with vault.transaction():
-        JournalEntry.delete().where(JournalEntry.id == row.id).execute()
+    vault.delete_where(JournalEntry, JournalEntry.id == row.id)
+    vault.erase_traces()
 
 
 def _row(entry_id: int) -> JournalEntry:
@@ -164,7 +176,7 @@ def view(vault: Vault, row: JournalEntry, tolerant: bool = True) -> Entry:
     """One entry. In lists a damaged one shows as a placeholder, so every other entry still
     reads; asked for by itself (``tolerant=False``) it raises the integrity error."""
     try:
-        data = vault.unseal(JournalEntry, row.id, row.payload)
+        data = vault.open(row)
     except RecordDamaged:
         if not tolerant:
             raise
@@ -248,17 +260,18 @@ def unmemorized(vault: Vault) -> list[Entry]:
     return [e for e in (view(vault, row) for row in rows) if e.text != DAMAGED]
 
 
-def mark_memorized(entry_id: int, updated_at: str) -> None:
+def mark_memorized(vault: Vault, entry_id: int, updated_at: str) -> None:
     """Memorized, unless the entry was edited after ``updated_at`` (it is learned again)."""
-    JournalEntry.update(memorized=True).where(
-        (JournalEntry.id == entry_id) & (JournalEntry.updated_at == updated_at)
-    ).execute()
+    vault.update_where(
+        JournalEntry,
+        (JournalEntry.id == entry_id) & (JournalEntry.updated_at == updated_at),
+        memorized=True,
+    )
 
 
 def mark_all_unmemorized(vault: Vault) -> int:
     """Everything becomes new to extraction again (after a fresh start, on request)."""
-    with vault.transaction():
-        return int(JournalEntry.update(memorized=False).execute())
+    return vault.update_where(JournalEntry, JournalEntry.memorized == True, memorized=False)  # noqa: E712
 
 
 # -- imported history ----------------------------------------------------------------------
@@ -273,9 +286,8 @@ def backfill_fingerprints(vault: Vault) -> None:
     with vault.transaction():
         for row in JournalEntry.select().where(JournalEntry.fingerprint.is_null()):
             entry = view(vault, row)
-            JournalEntry.update(
-                fingerprint=fingerprint(vault, entry.created_at, entry.title, entry.text)
-            ).where(JournalEntry.id == row.id).execute()
+            mark = fingerprint(vault, entry.created_at, entry.title, entry.text)
+            vault.update(JournalEntry, row.id, fingerprint=mark)
 
 
 def imported_unlearned(vault: Vault) -> list[Entry]:
@@ -286,9 +298,5 @@ def imported_unlearned(vault: Vault) -> list[Entry]:
 
 def release_imports(vault: Vault) -> int:
     """Let extraction read imported entries (they were kept from it until now)."""
-    with vault.transaction():
-        return int(
-            JournalEntry.update(memorized=False)
-            .where((JournalEntry.imported == 1) & (JournalEntry.memorized == 1))
-            .execute()
-        )
+    held = (JournalEntry.imported == 1) & (JournalEntry.memorized == 1)
+    return vault.update_where(JournalEntry, held, memorized=False)

@@ -69,12 +69,11 @@ def coerce(name: str, value: Any) -> Any:
 
 def load(vault: Vault) -> dict[str, Any]:
     row = Profile.get_or_none(Profile.id == 1)
-    return vault.unseal(Profile, 1, row.payload) if row else {}
+    return vault.open(row) if row else {}
 
 
 def _save(vault: Vault, whole: dict[str, Any]) -> None:
-    sealed = vault.sealer.seal(Profile.kind(), 1, whole)
-    Profile.insert(id=1, updated_at=clock.stamp(), payload=sealed).on_conflict_replace().execute()
+    vault.put(Profile, 1, whole, updated_at=clock.stamp())
 
 
 def update(vault: Vault, changes: dict[str, Any]) -> dict[str, Any]:
@@ -110,5 +109,4 @@ def log_slip(vault: Vault, day: date) -> dict[str, Any]:
 
 def erase(vault: Vault) -> bool:
     """Remove the profile (a fresh start that includes it); True when there was one."""
-    with vault.transaction():
-        return bool(Profile.delete().execute())
+    return bool(vault.delete_where(Profile, None))

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from companion.activity import checkins, journal
-from companion.cli.common import confirmed, open_vault, out, safe, show_help
+from companion.cli.common import confirmed, offer_backup_rewrite, open_vault, out, safe, show_help
 from companion.errors import InvalidInput
 from companion.paths import open_private
 from companion.usecases.export import FORMATS, render
@@ -60,6 +60,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--forget-facts",
         action="store_true",
         help="also forget what Companion learned from this entry",
+    )
+    p.add_argument(
+        "--purge-backups",
+        action="store_true",
+        help="also rewrite the backups now, so no older copy holds the entry",
     )
     p.set_defaults(handler=cmd_journal_delete)
 
@@ -210,7 +215,8 @@ def cmd_journal_delete(args: argparse.Namespace) -> int:
                 f"{len(citing)} fact(s) learned from it were kept; forget them with "
                 "companion memory forget ID"
             )
-    print(f"deleted entry {args.id}")
+        print(f"deleted entry {args.id}")
+        offer_backup_rewrite(vault, args, "the deleted entry")
     return 0
 
 
@@ -245,7 +251,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         text = render(vault, args.format)
-    if args.output:
+    if args.output and args.output != "-":  # "-" is standard output, as for most tools
         with open_private(Path(args.output)) as handle:
             handle.write(text)
         print(

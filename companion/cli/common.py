@@ -40,13 +40,16 @@ def open_vault(args: argparse.Namespace, allow_session: bool = True) -> Iterator
     vault = None
     if token and not args.passphrase_file:
         try:
-            vault = Vault.unlock(paths, session_token=token)
+            vault = Vault.unlock(paths, session_token=token, progress=upgrade_progress)
         except SessionEnded as err:
             if not secrets.can_ask():
                 raise
             sys.stderr.write(f"companion: {err}\n")
     if vault is None:
-        vault = Vault.unlock(paths, secrets.passphrase(args.passphrase_file))
+        vault = Vault.unlock(
+            paths, secrets.passphrase(args.passphrase_file), progress=upgrade_progress
+        )
+    warn_damage(vault)
     try:
         unlocked = Unlocked.open(vault)
     except BaseException:
@@ -56,6 +59,60 @@ def open_vault(args: argparse.Namespace, allow_session: bool = True) -> Iterator
         yield unlocked
     finally:
         unlocked.close()
+
+
+def upgrade_progress(done: int, total: int) -> None:
+    """A schema upgrade's progress on stderr: one line, rewritten in place on a terminal."""
+    percent = 100 * done // total if total else 100
+    if sys.stderr.isatty():
+        end = "\n" if done >= total else ""
+        sys.stderr.write(f"\rUpgrading the vault's integrity checks: {percent}%{end}")
+    elif done >= total:
+        sys.stderr.write(f"Upgraded the vault's integrity checks ({total} records).\n")
+    sys.stderr.flush()
+
+
+def warn_damage(vault: Vault) -> None:
+    """Say once, on stderr, what the unlock-time integrity check found."""
+    if vault.findings:
+        where = "; ".join(f.describe() for f in vault.findings[:3])
+        sys.stderr.write(
+            f"companion: warning: the vault has damage ({where}). Your other records are fine; "
+            "run `companion verify` for the full list, or restore a backup.\n"
+        )
+
+
+def offer_backup_rewrite(vault: Vault, args: argparse.Namespace, why: str) -> None:
+    """After a delete (or a rekey): the words are gone from the vault file, but older backups
+    still hold them until they rotate out. Rewrite them when asked (--purge-backups, or yes at
+    a terminal); otherwise say how."""
+    from companion.vault import backup
+
+    held = [p for p in backup.held_copies(vault.paths)]
+    if not held:
+        return
+    if getattr(args, "purge_backups", False) or (
+        sys.stdin.isatty()
+        and input(
+            f"{len(held)} older backup(s) still hold {why} until they rotate out (7 days). "
+            "Rewrite them now from the vault as it is? Their older restore points go. (yes/no) "
+        )
+        .strip()
+        .lower()
+        in ("y", "yes")
+    ):
+        removed = vault.rewrite_backups()
+        print(
+            f"rewrote the backups: {removed} older cop{'ies' if removed != 1 else 'y'} removed, "
+            "one backup of the vault as it is now kept",
+            file=sys.stderr,
+        )
+    else:
+        print(
+            f"note: {len(held)} older backup(s) still hold {why} for up to 7 days; "
+            "`companion backup --rewrite` removes them now.",
+            file=sys.stderr,
+        )
 
 
 def ensure_free(paths: VaultPaths) -> None:

@@ -67,6 +67,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--yes", action="store_true", help="do not ask before sending")
     p.set_defaults(handler=cmd_learn_imports)
 
+
 def memory_json(vault: Vault) -> dict[str, Any]:
     from companion.memory import followups, store
 
@@ -227,6 +228,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         text = memory_markdown(memory_json(vault))
+    if args.output == "-":
+        sys.stdout.write(text)
+        return 0
     with open_private(Path(args.output)) as handle:
         handle.write(text)
     print(f"wrote {args.output}", file=sys.stderr)

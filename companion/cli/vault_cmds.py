@@ -9,12 +9,12 @@ from datetime import timedelta
 from pathlib import Path
 
 from companion.cli import secrets
-from companion.cli.common import open_vault, vault_paths
+from companion.cli.common import offer_backup_rewrite, open_vault, vault_paths
 from companion.errors import EX_DATAERR, InvalidInput, VaultDamaged
 from companion.usecases import keys
 from companion.vault import Vault, session
 from companion.vault.maintenance import VerifyReport, restore, verify, verify_backup
-from companion.vault.store import read_header
+from companion.vault.store import end_sessions
 
 RECOVERY_WARNING = """
 Your recovery key (shown once, never stored):
@@ -33,15 +33,26 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "--kdf-memory",
         type=int,
         metavar="MIB",
-        help="Argon2id memory in MiB (64 to 2048; default: calibrated, up to 256)",
+        help="Argon2id memory in MiB (64 to 1024; default: calibrated, up to 256)",
     )
     p.set_defaults(handler=cmd_init)
 
     p = commands.add_parser("verify", help="decrypt and authenticate every record")
     p.add_argument("--backup", metavar="FILE", help="check a backup file instead")
+    p.add_argument(
+        "--recovery-key",
+        action="store_true",
+        help="open with the recovery key (checks the header when the passphrase slot is damaged)",
+    )
+    p.add_argument("--recovery-key-file", metavar="FILE")
     p.set_defaults(handler=cmd_verify)
 
     p = commands.add_parser("backup", help="write an encrypted backup now")
+    p.add_argument(
+        "--rewrite",
+        action="store_true",
+        help="replace every backup with one of the vault as it is now (deleted words leave them)",
+    )
     p.set_defaults(handler=cmd_backup)
 
     p = commands.add_parser("restore", help="replace the vault with a backup")
@@ -63,6 +74,12 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.set_defaults(handler=cmd_recovery_key)
 
     p = commands.add_parser("rekey", help="re-encrypt everything under a fresh data key")
+    p.add_argument(
+        "--retire-backups",
+        dest="purge_backups",
+        action="store_true",
+        help="also replace the backups sealed under the old key with one under the new key",
+    )
     p.set_defaults(handler=cmd_rekey)
 
     p = commands.add_parser(
@@ -96,8 +113,8 @@ def no_command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
 def cmd_init(args: argparse.Namespace) -> int:
     paths = vault_paths(args)
-    if args.kdf_memory is not None and not 64 <= args.kdf_memory <= 2048:
-        raise InvalidInput("--kdf-memory must be from 64 to 2048 MiB.")
+    if args.kdf_memory is not None and not 64 <= args.kdf_memory <= 1024:
+        raise InvalidInput("--kdf-memory must be from 64 to 1024 MiB.")
     if paths.db.exists():
         Vault.create(paths, "", args.kdf_memory)  # raises VaultExists, touches nothing
     if args.passphrase_file:
@@ -122,11 +139,14 @@ def print_report(report: VerifyReport) -> int:
         print(f"database structure: {report.structure}")
     for kind, rid in report.damaged:
         print(f"DAMAGED: {kind} {rid}")
+    for finding in report.findings:
+        print(f"DAMAGED: {finding.describe()}")
     if report.clean:
-        print("vault OK: every record decrypted and authenticated")
+        print("vault OK: every record, its flags and dates, and the record counts check out")
         return 0
+    problems = len(report.damaged) + len(report.findings)
     print(
-        f"{len(report.damaged)} damaged record(s); the rest are intact. Restore a backup "
+        f"{problems} problem(s) found; the rest is intact. Restore a backup "
         "(companion restore FILE) or export what reads (companion export)."
     )
     return EX_DATAERR
@@ -137,6 +157,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         paths = vault_paths(args)
         report = verify_backup(Path(args.backup), paths, secrets.passphrase(args.passphrase_file))
         return print_report(report)
+    if args.recovery_key or args.recovery_key_file:
+        paths = vault_paths(args)
+        key = secrets.recovery_key(args.recovery_key_file)
+        with Vault.unlock(paths, recovery_key=key, daily_backup=False) as vault:
+            print("header OK: it opens with the recovery key and its MAC checks out")
+            return print_report(verify(vault))
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         return print_report(verify(vault))
@@ -145,7 +171,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def cmd_backup(args: argparse.Namespace) -> int:
     with open_vault(args) as unlocked:
         vault = unlocked.vault
-        print(f"backup written: {vault.backup('manual')}")
+        if args.rewrite:
+            removed = vault.rewrite_backups()
+            print(
+                f"rewrote the backups: {removed} older copies removed (their restore points go "
+                "with them); one backup of the vault as it is now is kept"
+            )
+        else:
+            print(f"backup written: {vault.backup('manual')}")
     return 0
 
 
@@ -195,14 +228,14 @@ def cmd_rekey(args: argparse.Namespace) -> int:
     vault = Vault.unlock(paths, passphrase)
     try:
         key = keys.rekey(vault, passphrase)
+        print(
+            "Every record is now encrypted under a fresh key. Change your passphrase too if it "
+            "may have leaked (companion passwd)."
+        )
+        print(RECOVERY_WARNING.format(key=key))
+        offer_backup_rewrite(vault, args, "your records under the old key and passphrase")
     finally:
         vault.close()
-    print(
-        "Every record is now encrypted under a fresh key. Change your passphrase too if it "
-        "may have leaked (companion passwd); backups made before now still open with the "
-        "old passphrase, so delete them if they may be exposed."
-    )
-    print(RECOVERY_WARNING.format(key=key))
     return 0
 
 
@@ -228,6 +261,12 @@ def cmd_unlock(args: argparse.Namespace) -> int:
         vault = unlocked.vault
         token, ends = vault.start_session(args.length)
     sys.stdout.write(f"export {session.ENV_VAR}={token}\n")
+    if session.on_disk():
+        print(
+            f"companion: warning: no XDG_RUNTIME_DIR, so the session file is in "
+            f"{session.runtime_dir()}, on disk; `companion lock` still ends it.",
+            file=sys.stderr,
+        )
     print(
         f"Unlocked until {ends:%H:%M}: commands from this shell need no passphrase until then. "
         "Anyone who can read this shell's environment can open the vault meanwhile; end it "
@@ -242,7 +281,7 @@ def cmd_lock(args: argparse.Namespace) -> int:
     if not paths.db.exists():
         Vault.unlock(paths, "")  # says there is no vault here
     try:
-        ended = session.end(read_header(paths.db, paths).vault_id)
+        ended = end_sessions(paths)
     except VaultDamaged:
         ended = session.end_all() > 0  # cannot tell which session is this vault's: end them all
     print("locked: the unlock session has ended" if ended else "no unlock session was open")

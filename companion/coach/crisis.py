@@ -54,9 +54,7 @@ REGIONS: dict[str, list[CrisisLine]] = {
     ],
     "FR": [
         CrisisLine("SAMU", "call 15 (or 112)", kind=E),
-        CrisisLine(
-            "Centre antipoison", "your regional centre (Paris: 01 40 05 48 48)", "24/7", P
-        ),
+        CrisisLine("Centre antipoison", "your regional centre (Paris: 01 40 05 48 48)", "24/7", P),
         CrisisLine("3114, prévention du suicide", "call 3114", "24/7, free", C),
     ],
     "ES": [

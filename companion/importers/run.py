@@ -36,8 +36,7 @@ def learning_estimate(vault: Vault, model: str) -> Estimate:
     """What "learn from my imported history" would send: entries, tokens, calls, cost."""
     waiting = journal.imported_unlearned(vault)
     size = sum(
-        len(json.dumps({"title": e.title, "text": e.text, "tags": e.tags}, ensure_ascii=False))
-        // 4
+        len(json.dumps({"title": e.title, "text": e.text, "tags": e.tags}, ensure_ascii=False)) // 4
         + 30
         for e in waiting
     )

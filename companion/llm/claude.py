@@ -15,6 +15,7 @@ from companion.llm.tokens import CLAUDE_BUDGET
 if TYPE_CHECKING:
     import anthropic
 
+
 def preload() -> None:
     """Import the SDK now (about a second), in a thread, so the first message does not wait."""
     import anthropic  # noqa: F401
@@ -143,9 +144,7 @@ class ClaudeProvider:
                 final = await stream.get_final_message()
                 if final.stop_reason is None:  # the connection closed before message_stop
                     raise failure(EOFError(), "".join(parts), usage["in"], usage["out"])
-                return Reply(
-                    "".join(parts), final.usage.input_tokens, final.usage.output_tokens
-                )
+                return Reply("".join(parts), final.usage.input_tokens, final.usage.output_tokens)
         except ModelError:
             raise
         except Exception as exc:  # every failure keeps what streamed

@@ -57,7 +57,7 @@ def calls(vault: Vault, limit: int = 200) -> list[Call]:
     rows = OutboundCall.select().order_by(OutboundCall.id.desc()).limit(limit)
     result = []
     for row in rows:
-        data = vault.unseal(OutboundCall, row.id, row.payload)
+        data = vault.open(row)
         result.append(
             Call(
                 row.id,

@@ -87,7 +87,7 @@ def apply_chunk(
             evidence = usable(item["evidence"], f"update of fact {item['id']}")
             if not evidence or _norm(item["text"]) == _norm(target.text):
                 continue
-            store.close_fact(target.id)
+            store.close_fact(vault, target.id)
             store.add_fact(
                 vault,
                 item["text"],
@@ -110,7 +110,7 @@ def apply_chunk(
                 continue
             if not usable(item["evidence"], f"removal of fact {item['id']}"):
                 continue
-            store.close_fact(target.id)
+            store.close_fact(vault, target.id)
             counts.removed += 1
             counts.changes.append(f"- {target.text}")
         for item in data["sessions"]:
@@ -130,7 +130,7 @@ def apply_chunk(
                 urges.add(vault, when if when.tzinfo else when.astimezone(), item, run_id)
         _relapse_cues(vault, chunk)
         _trigger_cues(vault)
-        _mark(chunk)
+        _mark(vault, chunk)
         if daily is not None:
             store.add_daily_memory(
                 vault, clock.today(), daily.pop("covering_from"), daily.pop("covering_to"), daily
@@ -208,18 +208,18 @@ def _trigger_cues(vault: Vault) -> None:
             _cue(vault, text)
 
 
-def _mark(chunk: Chunk) -> None:
+def _mark(vault: Vault, chunk: Chunk) -> None:
     """Memorized, unless the row was edited while the model was reading it."""
     said = []
     for item in chunk.items:
         kind, rid = item.ref.split(":")
         if kind == "journal_entry":
-            journal.mark_memorized(int(rid), item.updated_at)
+            journal.mark_memorized(vault, int(rid), item.updated_at)
         elif kind == "checkin":
-            checkins.mark_memorized(int(rid), item.updated_at)
+            checkins.mark_memorized(vault, int(rid), item.updated_at)
         else:
             said.append(int(rid))
-    chat.mark_memorized(said)
+    chat.mark_memorized(vault, said)
 
 
 def enforce_size_cap(vault: Vault, cap: int = SIZE_CAP) -> int:
@@ -240,7 +240,7 @@ def enforce_size_cap(vault: Vault, cap: int = SIZE_CAP) -> int:
             (f for f in facts if f.category == largest and not f.pinned),
             key=lambda f: (f.created_at, f.id),
         )
-        store.close_fact(oldest.id)
+        store.close_fact(vault, oldest.id)
         facts.remove(oldest)
         total -= len(oldest.text.encode())
         retired += 1

@@ -39,7 +39,7 @@ def add(
 
 
 def _view(vault: Vault, row: FollowUp) -> FollowUpView:
-    data = vault.unseal(FollowUp, row.id, row.payload)
+    data = vault.open(row)
     return FollowUpView(
         row.id,
         str(data.get("text", "")),
@@ -55,14 +55,10 @@ def open_items(vault: Vault) -> list[FollowUpView]:
 
 
 def mark_done(vault: Vault, follow_up_id: int) -> None:
-    with vault.transaction():
-        updated = (
-            FollowUp.update(done_at=clock.stamp()).where(FollowUp.id == follow_up_id).execute()
-        )
+    updated = vault.update_where(FollowUp, FollowUp.id == follow_up_id, done_at=clock.stamp())
     if not updated:
         raise InvalidInput(f"there is no follow-up {follow_up_id}.")
 
 
 def erase_all(vault: Vault) -> int:
-    with vault.transaction():
-        return int(FollowUp.delete().execute())
+    return vault.delete_where(FollowUp, None)

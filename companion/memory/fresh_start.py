@@ -33,8 +33,7 @@ def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = Fal
         urges.erase_all(vault)
         settings.remove(vault, PENDING_KEY)
         removed_profile = profile.erase(vault) if profile_too else False
-    # secure_delete zeroes the freed pages; a checkpoint moves that into the main file.
-    vault.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    vault.erase_traces()
     removed_backups = backup.delete_all(vault.paths) if backups_too else 0
     return Erased(
         learned.facts,

@@ -112,7 +112,7 @@ def add_fact(
 
 
 def fact_view(vault: Vault, row: Fact) -> FactView:
-    data = vault.unseal(Fact, row.id, row.payload)
+    data = vault.open(row)
     return FactView(
         row.id,
         str(data.get("text", "")),
@@ -131,7 +131,8 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
 def live_facts(vault: Vault) -> list[FactView]:
     """Facts in force: not deleted, not superseded. Expired tiers are filtered by callers."""
     rows = Fact.select().where((Fact.deleted == 0) & Fact.valid_until.is_null())
-    return [fact_view(vault, row) for row in rows.order_by(Fact.category, Fact.id)]
+    # A damaged fact (a flag flipped outside Companion: an un-deleted fact) never goes out.
+    return _readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
 
 
 def all_facts(vault: Vault) -> list[FactView]:
@@ -143,7 +144,7 @@ def all_facts(vault: Vault) -> list[FactView]:
 
 def deleted_facts(vault: Vault) -> list[FactView]:
     """Facts the user deleted: kept so the same evidence never teaches them again."""
-    return [fact_view(vault, row) for row in Fact.select().where(Fact.deleted == 1)]
+    return _readable(Fact.select().where(Fact.deleted == 1), lambda r: fact_view(vault, r))
 
 
 def get_fact(vault: Vault, fact_id: int) -> FactView | None:
@@ -161,9 +162,9 @@ def history(vault: Vault, fact_id: int) -> list[FactView]:
     return versions
 
 
-def close_fact(fact_id: int) -> None:
+def close_fact(vault: Vault, fact_id: int) -> None:
     """No longer in force (an update, a contradiction, the size cap): kept in history."""
-    Fact.update(valid_until=clock.stamp()).where(Fact.id == fact_id).execute()
+    vault.update(Fact, fact_id, valid_until=clock.stamp())
 
 
 def merge_evidence(vault: Vault, fact: FactView, evidence: list[str]) -> None:
@@ -179,7 +180,7 @@ def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> i
         raise InvalidInput(f"there is no live fact {fact_id}.")
     with vault.transaction():
         previous = fact_view(vault, old)
-        close_fact(fact_id)
+        close_fact(vault, fact_id)
         return add_fact(
             vault,
             text,
@@ -196,8 +197,7 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
     """Mark deleted (kept so the same evidence never teaches it again)."""
     if Fact.get_or_none(Fact.id == fact_id) is None:
         raise InvalidInput(f"there is no fact {fact_id}.")
-    with vault.transaction():
-        Fact.update(deleted=True, updated_at=clock.stamp()).where(Fact.id == fact_id).execute()
+    vault.update(Fact, fact_id, deleted=True, updated_at=clock.stamp())
 
 
 def add_daily_memory(
@@ -215,7 +215,7 @@ def add_daily_memory(
 
 def _daily(vault: Vault, row: DailyMemory) -> DailyMemoryView:
     info = DailyInfo(row.id, row.date, row.covering_from, row.covering_to)
-    return DailyMemoryView(info, vault.unseal(DailyMemory, row.id, row.payload))
+    return DailyMemoryView(info, vault.open(row))
 
 
 def newest_daily_memory(vault: Vault) -> DailyMemoryView | None:
@@ -259,7 +259,7 @@ def _unexpired(column: Any) -> Any:
 
 
 def _summary(vault: Vault, row: SessionSummary) -> SummaryView:
-    content = vault.unseal(SessionSummary, row.id, row.payload)
+    content = vault.open(row)
     return SummaryView(row.session_id, clock.parse_stamp(row.updated_at), content)
 
 
@@ -278,7 +278,7 @@ def session_summaries(
     if fresh:
         rows = rows.where(_unexpired(SessionSummary.expires_at))
     if on_record:
-        rows = rows.where(SessionSummary.session.not_in(list(chat.off_record_ids())))
+        rows = rows.where(SessionSummary.session.not_in(list(chat.off_record_ids(vault))))
     if limit is not None:
         rows = rows.limit(limit)
     return _readable(rows, lambda r: _summary(vault, r))
@@ -321,8 +321,7 @@ def close_interrupted_runs(vault: Vault) -> None:
 
 def set_pinned(vault: Vault, fact_id: int, pinned: bool) -> None:
     """Pinned facts rank with the profile essentials and are never retired by the size cap."""
-    with vault.transaction():
-        Fact.update(pinned=pinned, updated_at=clock.stamp()).where(Fact.id == fact_id).execute()
+    vault.update(Fact, fact_id, pinned=pinned, updated_at=clock.stamp())
 
 
 def latest_run(vault: Vault) -> RunView | None:
@@ -330,7 +329,7 @@ def latest_run(vault: Vault) -> RunView | None:
     if row is None:
         return None
     info = RunInfo(row.id, row.status, row.started_at, row.finished_at)
-    return RunView(info, vault.unseal(ExtractionRun, row.id, row.payload))
+    return RunView(info, vault.open(row))
 
 
 SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
@@ -353,11 +352,11 @@ def erase_all(vault: Vault) -> Erased:
     session summaries and extraction runs."""
     with vault.transaction():
         erased = Erased(
-            Fact.delete().execute(),
-            DailyMemory.delete().execute(),
-            SessionSummary.delete().execute(),
+            vault.delete_where(Fact, None),
+            vault.delete_where(DailyMemory, None),
+            vault.delete_where(SessionSummary, None),
         )
-        ExtractionRun.delete().execute()
+        vault.delete_where(ExtractionRun, None)
     return erased
 
 

@@ -28,21 +28,17 @@ def between(vault: Vault, start: str, end: str) -> list[dict[str, Any]]:
     """Urges in [start, end) (stored stamps), each with ``at``, its local time."""
     in_range = (UrgeEvent.occurred_at >= start) & (UrgeEvent.occurred_at < end)
     rows = UrgeEvent.select().where(in_range)
-    return [
-        {**vault.unseal(UrgeEvent, row.id, row.payload), "at": clock.parse_stamp(row.occurred_at)}
-        for row in rows
-    ]
+    return [{**vault.open(row), "at": clock.parse_stamp(row.occurred_at)} for row in rows]
 
 
 def trigger_counts(vault: Vault, since: datetime) -> Counter[str]:
     counts: Counter[str] = Counter()
     for row in UrgeEvent.select().where(UrgeEvent.occurred_at >= clock.stamp(since)):
-        label = vault.unseal(UrgeEvent, row.id, row.payload).get("trigger")
+        label = vault.open(row).get("trigger")
         if label:
             counts[str(label)] += 1
     return counts
 
 
 def erase_all(vault: Vault) -> int:
-    with vault.transaction():
-        return int(UrgeEvent.delete().execute())
+    return vault.delete_where(UrgeEvent, None)

@@ -38,6 +38,11 @@ def copy_database(source: sqlite3.Connection, target: Path, wal: bool) -> None:
     dest = sqlite3.connect(target, isolation_level=None)
     try:
         source.backup(dest)
+        # A copy never carries the unlock-session epoch: with it, a session file copied
+        # together with a backup would open the vault.
+        dest.execute("PRAGMA secure_delete = ON")
+        with contextlib.suppress(sqlite3.OperationalError):
+            dest.execute("UPDATE session_epoch SET value = NULL")
         dest.execute(f"PRAGMA journal_mode = {'WAL' if wal else 'DELETE'}")
         dest.execute("PRAGMA synchronous = FULL")
     finally:
@@ -70,6 +75,33 @@ def make_backup(source: sqlite3.Connection, paths: VaultPaths, reason: str) -> P
 def prune(paths: VaultPaths, keep: int = KEEP) -> None:
     for old in list_backups(paths)[:-keep]:
         old.unlink()
+
+
+def sweep_leftovers(paths: VaultPaths, keep_days: int = KEEP) -> int:
+    """Remove what a killed backup, restore or create left behind, and vaults that
+    `companion restore` moved aside once they are older than the backups we keep: each is a
+    readable copy of words the user may since have deleted. Returns how many files went."""
+    leftovers = [paths.root / "vault.db.creating", paths.root / "vault.db.restoring"]
+    if paths.backups.is_dir():
+        leftovers += list(paths.backups.glob("*.partial"))
+    replaced = paths.root / "replaced"
+    if replaced.is_dir():
+        cutoff = clock.now().timestamp() - keep_days * 86400
+        with contextlib.suppress(OSError):
+            leftovers += [p for p in replaced.iterdir() if p.stat().st_mtime < cutoff]
+    removed = 0
+    for path in leftovers:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+            removed += 1
+    return removed
+
+
+def held_copies(paths: VaultPaths) -> list[Path]:
+    """Every copy of the vault besides itself: backups and vaults set aside by restore."""
+    replaced = paths.root / "replaced"
+    aside = sorted(replaced.iterdir()) if replaced.is_dir() else []
+    return [*list_backups(paths), *aside]
 
 
 def delete_all(paths: VaultPaths) -> int:

@@ -41,7 +41,7 @@ DEFAULT_PARALLELISM = 4
 MIN_TIME_COST = 3
 MIN_MEMORY_KIB = 64 * 1024
 MAX_TIME_COST = 10
-MAX_MEMORY_KIB = 2 * 1024 * 1024
+MAX_MEMORY_KIB = 1024 * 1024  # 1 GiB: the largest allowed derivation stays under ~15 s
 MAX_PARALLELISM = 16
 CALIBRATION_BUDGET_S = 1.0
 
@@ -95,7 +95,11 @@ class KdfParams:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> KdfParams:
-        if data.get("alg") != "argon2id" or data.get("version") != 19 or data.get("len") != 32:
+        if (
+            data.get("alg") != "argon2id"
+            or not _exactly(data.get("version"), 19)
+            or not _exactly(data.get("len"), 32)
+        ):
             raise ValueError("unsupported key derivation")
         return cls(
             time_cost=_number(data["t"]),
@@ -106,10 +110,15 @@ class KdfParams:
 
 
 def _number(value: object) -> int:
-    """A header's KDF number; its range is checked by :meth:`KdfParams.problem`."""
-    if not isinstance(value, int | float | str):
-        raise ValueError("not a number")
-    return int(value)
+    """A header's KDF number: a JSON integer only (not "3", 3.7 or true); its range is
+    checked by :meth:`KdfParams.problem`."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError("not an integer")
+    return value
+
+
+def _exactly(value: object, expected: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value == expected
 
 
 def normalize_passphrase(passphrase: str) -> bytes:

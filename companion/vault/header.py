@@ -1,7 +1,9 @@
-"""The vault header: format, vault id and the two key slots, guarded by an unkeyed SHA-256.
+"""The vault header: format, vault id and the two key slots.
 
-The checksum is not a security measure (anyone can recompute it); it tells a damaged header
-("vault damaged") apart from a wrong passphrase, which a failed key unwrap alone cannot.
+Two checks guard it. The unkeyed SHA-256 tells a header damaged by accident apart from a wrong
+passphrase before any key is derived. The HMAC (schema 6), keyed from the data key, is checked
+right after unwrapping: an edit that someone made on purpose, checksum recomputed, then reads as
+"damaged" and not as "wrong passphrase".
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.vault.crypto import FORMAT_VERSION, KdfParams, b64, canonical_json, unb64
 
@@ -62,6 +64,9 @@ class Header:
     vault_id: str
     created_at: str
     slots: dict[str, Slot]
+    stored_body: str | None = field(default=None, compare=False)
+    """The body exactly as read from the file (what the HMAC covers); None for a new header."""
+    stored_mac: str | None = field(default=None, compare=False)
 
     def to_body(self) -> str:
         return canonical_json(
@@ -78,8 +83,12 @@ class Header:
     def checksum(body: str) -> str:
         return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
+    def replaced(self, slots: dict[str, Slot]) -> Header:
+        """The same vault with other key slots (a new passphrase, recovery key or data key)."""
+        return Header(self.vault_id, self.created_at, slots)
+
     @classmethod
-    def parse(cls, body: str, checksum: str) -> Header:
+    def parse(cls, body: str, checksum: str, mac: str | None = None) -> Header:
         if cls.checksum(body) != checksum:
             raise HeaderError("the vault header fails its checksum")
         try:
@@ -89,7 +98,7 @@ class Header:
             if data.get("format") != FORMAT_VERSION:
                 raise HeaderError(f"vault format {data.get('format')} is not supported")
             slots = {k: Slot.from_json(k, v) for k, v in data["slots"].items()}
-            header = cls(str(data["vault_id"]), str(data["created_at"]), slots)
+            header = cls(str(data["vault_id"]), str(data["created_at"]), slots, body, mac)
         except HeaderError:
             raise
         except (ValueError, KeyError, TypeError, AttributeError) as exc:

@@ -45,10 +45,11 @@ def open_data_key(
     passphrase: str | None = None,
     recovery_key: bytes | None = None,
     session_token: str | None = None,
+    session_epoch: bytes | None = None,
 ) -> bytes:
     """The data key from whichever secret was given; the error says what to do instead."""
     if session_token is not None:
-        data_key = session.open_data_key(header, session_token)
+        data_key = session.open_data_key(header, session_token, session_epoch)
         if data_key is None:
             raise SessionEnded(
                 "COMPANION_SESSION does not open this vault: the session expired, was locked or "
@@ -67,8 +68,9 @@ def open_data_key(
     data_key = open_with_passphrase(header, passphrase or "")
     if data_key is None:
         raise WrongPassphrase(
-            "wrong passphrase. Try again; if it is lost, use your recovery key: "
-            "companion passwd --recovery-key"
+            "wrong passphrase, or the vault's header is damaged. Try again; if it is lost, use "
+            "your recovery key (companion passwd --recovery-key), which also checks the header: "
+            "companion verify --recovery-key"
         )
     return data_key
 
@@ -93,7 +95,13 @@ def open_with_recovery_key(header: Header, recovery_key: bytes) -> bytes | None:
     )
 
 
-def same_cost_new_salt(header: Header) -> crypto.KdfParams:
-    """A passphrase change keeps the vault's calibrated cost but never reuses a salt."""
+def renewed_cost(header: Header) -> crypto.KdfParams:
+    """A new passphrase slot's cost: the vault's calibrated cost but never below the defaults
+    (so a header edited to a cheap cost is not carried forward), and never a reused salt."""
     old = header.slots["passphrase"].argon2()
-    return crypto.KdfParams(old.time_cost, old.memory_kib, old.parallelism, os.urandom(16))
+    return crypto.KdfParams(
+        min(max(old.time_cost, crypto.DEFAULT_TIME_COST), crypto.MAX_TIME_COST),
+        min(max(old.memory_kib, crypto.DEFAULT_MEMORY_KIB), crypto.MAX_MEMORY_KIB),
+        min(max(old.parallelism, crypto.DEFAULT_PARALLELISM), crypto.MAX_PARALLELISM),
+        os.urandom(crypto.SALT_BYTES),
+    )

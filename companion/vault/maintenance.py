@@ -11,26 +11,32 @@ from pathlib import Path
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged, VaultDamaged, WrongPassphrase
 from companion.paths import VaultPaths, private_dir
-from companion.vault import backup, keys, session
+from companion.vault import backup, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.lock import VaultLock
 from companion.vault.models import SEALED_TABLES
-from companion.vault.store import Vault, check_file, read_header
+from companion.vault.store import Vault, check_file, check_header_mac, read_header
 
 
 @dataclass
 class VerifyReport:
     counts: dict[str, int] = field(default_factory=dict)
     damaged: list[tuple[str, str]] = field(default_factory=list)
+    """(table, id) of each record whose payload or columns fail their check."""
+    findings: list[integrity.Finding] = field(default_factory=list)
+    """Damage found by the integrity manifest (deleted, added or rolled-back rows)."""
     structure: str = "ok"
 
     @property
     def clean(self) -> bool:
-        return not self.damaged and self.structure == "ok"
+        return not self.damaged and not self.findings and self.structure == "ok"
 
 
-def verify_connection(conn: sqlite3.Connection, sealer: Sealer) -> VerifyReport:
-    """Decrypt and authenticate every sealed value; report damage by kind and id only."""
+def verify_connection(
+    conn: sqlite3.Connection, sealer: Sealer, keys: integrity.Keys
+) -> VerifyReport:
+    """Decrypt and authenticate every sealed value, every row's MAC and the manifest; report
+    damage by kind and id only."""
     report = VerifyReport()
     result = conn.execute("PRAGMA integrity_check").fetchall()
     if [r[0] for r in result] != ["ok"]:
@@ -45,12 +51,21 @@ def verify_connection(conn: sqlite3.Connection, sealer: Sealer) -> VerifyReport:
             except RecordDamaged:
                 report.damaged.append((table, str(rid)))
         report.counts[table] = count
+    if migrations.schema_version(conn) < 6:
+        return report  # a backup from before rows had MACs: its payloads are all it has
+    found, _ = integrity.full_check(conn, keys)
+    named = set(report.damaged)
+    for finding in found:
+        if finding.record is None:
+            report.findings.append(finding)
+        elif (finding.table, finding.record) not in named:
+            report.damaged.append((finding.table, finding.record))
     return report
 
 
 def verify(vault: Vault) -> VerifyReport:
     """Every record of the open vault, decrypted and authenticated."""
-    return verify_connection(vault.conn, vault.sealer)
+    return verify_connection(vault.conn, vault.sealer, vault.keys)
 
 
 def verify_backup(file: Path, paths: VaultPaths, passphrase: str) -> VerifyReport:
@@ -64,12 +79,14 @@ def verify_backup(file: Path, paths: VaultPaths, passphrase: str) -> VerifyRepor
     data_key = keys.open_with_passphrase(header, passphrase)
     if data_key is None:
         raise WrongPassphrase(
-            "that passphrase does not open this backup. A backup opens with the passphrase "
-            "that was current when it was made."
+            "that passphrase does not open this backup (or its header is damaged). A backup "
+            "opens with the passphrase that was current when it was made."
         )
+    mac_keys = integrity.Keys(data_key)
+    check_header_mac(header, mac_keys, VaultPaths(file.parent))
     conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
     try:
-        return verify_connection(conn, Sealer(data_key, header.vault_id))
+        return verify_connection(conn, Sealer(data_key, header.vault_id), mac_keys)
     except sqlite3.DatabaseError:
         raise VaultDamaged(
             f"the backup {file} is damaged (its structure cannot be read)."

@@ -99,12 +99,47 @@ def _v5_import_marks(conn: sqlite3.Connection) -> None:
     conn.execute('CREATE INDEX "journal_entry_fingerprint" ON "journal_entry" ("fingerprint")')
 
 
+def _v6_integrity(conn: sqlite3.Connection) -> None:
+    """Schema 6: every sealed row gets a version and a MAC over all its columns, the vault an
+    integrity manifest, the header a keyed MAC (the keyed part runs in the same transaction)."""
+    for table in SEALED:
+        conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "row_version" INTEGER NOT NULL DEFAULT 0')
+        conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "row_mac" BLOB')
+    conn.execute('ALTER TABLE "header" ADD COLUMN "hmac" TEXT')
+    conn.execute(
+        'CREATE TABLE "manifest" ("id" INTEGER NOT NULL PRIMARY KEY, "body" TEXT NOT NULL, '
+        '"mac" TEXT NOT NULL)'
+    )
+    conn.execute('CREATE TABLE "session_epoch" ("id" INTEGER NOT NULL PRIMARY KEY, "value" BLOB)')
+
+
+SEALED = (
+    "checkin",
+    "journal_entry",
+    "chat_session",
+    "chat_message",
+    "profile",
+    "fact",
+    "daily_memory",
+    "session_summary",
+    "extraction_run",
+    "outbound_call",
+    "setting",
+    "draft",
+    "follow_up",
+    "urge_event",
+)
+
+Keyed = Callable[[sqlite3.Connection, int], None]
+"""Called with the version a step reached, inside its transaction, for what needs the key."""
+
 # STEPS[n] takes a vault from version n+1 to n+2.
 STEPS: list[Callable[[sqlite3.Connection], None]] = [
     _v2_starred,
     _v3_follow_ups,
     _v4_urge_events,
     _v5_import_marks,
+    _v6_integrity,
 ]
 CURRENT_VERSION = 1 + len(STEPS)
 
@@ -125,7 +160,7 @@ def pending(conn: sqlite3.Connection) -> bool:
     return schema_version(conn) < CURRENT_VERSION
 
 
-def migrate(conn: sqlite3.Connection) -> list[int]:
+def migrate(conn: sqlite3.Connection, keyed: Keyed) -> list[int]:
     """Apply every pending step; returns the versions reached. Newer-than-us is refused."""
     version = schema_version(conn)
     if version > CURRENT_VERSION:
@@ -135,6 +170,7 @@ def migrate(conn: sqlite3.Connection) -> list[int]:
         conn.execute("BEGIN IMMEDIATE")
         try:
             STEPS[version - 1](conn)
+            keyed(conn, version + 1)
             conn.execute(f"PRAGMA user_version = {version + 1}")
             conn.execute("COMMIT")
         except BaseException:

@@ -16,6 +16,9 @@ db = pw.DatabaseProxy()
 class Record(pw.Model):
     """A row whose ``payload`` is sealed with associated data (kind=table name, id, field)."""
 
+    row_version = pw.IntegerField(default=0)  # schema 6: one more on every write
+    row_mac = pw.BlobField(null=True)  # schema 6: see vault/integrity.py
+
     class Meta:
         database = db
         legacy_table_names = False
@@ -35,6 +38,7 @@ class HeaderRow(pw.Model):
     id = pw.IntegerField(primary_key=True)
     body = pw.TextField()
     sha256 = pw.TextField()
+    hmac = pw.TextField(null=True)  # schema 6: keyed from the data key
 
     class Meta:
         database = db
@@ -235,4 +239,3 @@ SEALED_TABLES: list[type[Record]] = [
     UrgeEvent,
 ]
 ALL_TABLES: list[type[pw.Model]] = [HeaderRow, *SEALED_TABLES]
-

@@ -4,7 +4,9 @@
 runtime folder (tmpfs on Linux, emptied at logout). The token exists only in the shell's
 environment (``COMPANION_SESSION``), so neither the file nor the token alone opens anything, and
 the vault file itself stays protected by the passphrase alone. A session is bound to the header
-it was made from: a new passphrase, recovery key or data key ends every session at once.
+it was made from: a new passphrase, recovery key or data key ends every session at once. It is
+also bound to a random epoch stored in the vault, which ``companion lock`` erases: a copy of the
+session file taken before the lock opens nothing afterwards.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import json
 import os
 import secrets
 import stat
-import warnings
+import sys
+import tempfile
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -31,13 +34,29 @@ MAX_LENGTH = timedelta(hours=12)
 ENV_VAR = "COMPANION_SESSION"
 
 
-def runtime_dir() -> Path:
-    import platformdirs
+EPOCH_BYTES = 32
 
-    with warnings.catch_warnings():
-        # platformdirs warns when it falls back from $XDG_RUNTIME_DIR; we check the result below.
-        warnings.simplefilter("ignore")
-        return Path(platformdirs.user_runtime_dir("companion", appauthor=False))
+
+def runtime_dir() -> Path:
+    """Where session files live: ``$XDG_RUNTIME_DIR/companion`` (a per-user tmpfs on Linux);
+    on macOS the per-user temporary folder; otherwise a folder of ours under the system
+    temporary folder, which may be on disk (:func:`on_disk` says so)."""
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    if xdg and Path(xdg).is_absolute() and Path(xdg).is_dir():
+        return Path(xdg) / "companion"
+    if sys.platform == "darwin":
+        return Path(tempfile.gettempdir()) / "companion"  # $TMPDIR is per user on macOS
+    return Path(tempfile.gettempdir()) / f"companion-{os.getuid()}"
+
+
+def on_disk() -> bool:
+    """True when session files cannot go to a runtime tmpfs (no XDG_RUNTIME_DIR)."""
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    return not (xdg and Path(xdg).is_absolute() and Path(xdg).is_dir())
+
+
+def new_epoch() -> bytes:
+    return secrets.token_bytes(EPOCH_BYTES)
 
 
 def _private_runtime_dir() -> Path:
@@ -88,8 +107,8 @@ def end_all() -> int:
     return count
 
 
-def _token_key(token: bytes) -> bytes:
-    return crypto.hkdf(token, b"companion session v1")
+def _token_key(token: bytes, epoch: bytes) -> bytes:
+    return crypto.hkdf(token, b"companion session v2", salt=epoch)
 
 
 def _aad(header: Header, expires_at: str) -> bytes:
@@ -100,16 +119,17 @@ def _aad(header: Header, expires_at: str) -> bytes:
 
 
 def start(
-    header: Header, data_key: bytes, length: timedelta = DEFAULT_LENGTH
+    header: Header, data_key: bytes, epoch: bytes, length: timedelta = DEFAULT_LENGTH
 ) -> tuple[str, datetime]:
-    """Write a session file for this vault; returns the token to export, and when it ends."""
+    """Write a session file for this vault, bound to ``epoch`` (which the caller has just
+    stored in the vault); returns the token to export, and when it ends."""
     token = secrets.token_bytes(TOKEN_BYTES)
     expires = clock.now() + min(length, MAX_LENGTH)
     expires_at = clock.stamp(expires)
-    nonce, wrapped = crypto.wrap_key(_token_key(token), data_key, _aad(header, expires_at))
+    nonce, wrapped = crypto.wrap_key(_token_key(token, epoch), data_key, _aad(header, expires_at))
     body = json.dumps(
         {
-            "format": 1,
+            "format": 2,
             "vault_id": header.vault_id,
             "expires_at": expires_at,
             "nonce": crypto.b64(nonce),
@@ -128,7 +148,7 @@ def start(
     return base64.urlsafe_b64encode(token).decode("ascii").rstrip("="), expires
 
 
-def open_data_key(header: Header, token_text: str) -> bytes | None:
+def open_data_key(header: Header, token_text: str, epoch: bytes | None) -> bytes | None:
     """The data key, or None when there is no live session for this header and token.
 
     An expired session is deleted on sight; key changes delete sessions when they happen.
@@ -143,12 +163,14 @@ def open_data_key(header: Header, token_text: str) -> bytes | None:
         token = base64.urlsafe_b64decode(token_text.strip() + "=" * (-len(token_text.strip()) % 4))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    if epoch is None or data.get("format") != 2:
+        return None  # locked since (the epoch was erased), or a session from before epochs
     if expires <= clock.now():
         end(header.vault_id)
         return None
     # A wrong token and a header changed since (new passphrase, recovery key or data key) both
     # fail here: the header's checksum is part of the associated data.
-    return crypto.unwrap_key(_token_key(token), nonce, wrapped, _aad(header, expires_at))
+    return crypto.unwrap_key(_token_key(token, epoch), nonce, wrapped, _aad(header, expires_at))
 
 
 def end(vault_id: str) -> bool:

@@ -24,17 +24,12 @@ def get(vault: Vault, key: str, default: Any = None) -> Any:
     row = Setting.get_or_none(Setting.key == key)
     if row is None:
         return DEFAULTS.get(key) if default is None else default
-    return vault.unseal(Setting, key, row.payload).get("value", default)
+    return vault.open(row).get("value", default)
 
 
 def put(vault: Vault, key: str, value: Any) -> None:
-    sealed = vault.sealer.seal(Setting.kind(), key, {"value": value})
-    with vault.transaction():
-        Setting.insert(
-            key=key, updated_at=clock.stamp(), payload=sealed
-        ).on_conflict_replace().execute()
+    vault.put(Setting, key, {"value": value}, updated_at=clock.stamp())
 
 
 def remove(vault: Vault, key: str) -> None:
-    with vault.transaction():
-        Setting.delete().where(Setting.key == key).execute()
+    vault.delete_where(Setting, Setting.key == key)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hmac
 import logging
 import os
 import sqlite3
@@ -22,16 +23,17 @@ import peewee as pw
 
 from companion.errors import (
     DiskFull,
+    RecordDamaged,
     VaultDamaged,
     VaultExists,
     VaultMissing,
 )
 from companion.paths import VaultPaths, private_dir, touch_private
-from companion.vault import backup, crypto, keys, migrations, session
+from companion.vault import backup, crypto, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.header import Header, HeaderError
 from companion.vault.lock import VaultLock
-from companion.vault.models import HeaderRow, Record, db
+from companion.vault.models import SEALED_TABLES, HeaderRow, Record, db
 
 log = logging.getLogger("companion.vault")
 
@@ -90,7 +92,10 @@ def read_header(path: Path, paths: VaultPaths) -> Header:
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            row = conn.execute("SELECT body, sha256 FROM header WHERE id = 1").fetchone()
+            cursor = conn.execute("SELECT * FROM header WHERE id = 1")
+            names = [d[0] for d in cursor.description]
+            found = cursor.fetchone()
+            row = dict(zip(names, found, strict=True)) if found else None
         finally:
             conn.close()
     except sqlite3.DatabaseError:
@@ -102,8 +107,10 @@ def read_header(path: Path, paths: VaultPaths) -> Header:
                 sidecar.unlink(missing_ok=True)
     if row is None:
         raise _damaged(paths, "the header is missing")
+    # From schema 6 on the column exists; an emptied MAC is then damage, not "no MAC yet".
+    mac = (row["hmac"] or "") if "hmac" in row else None
     try:
-        return Header.parse(row[0], row[1])
+        return Header.parse(row["body"], row["sha256"], mac)
     except HeaderError as exc:
         raise _damaged(paths, str(exc)) from None
 
@@ -144,11 +151,17 @@ class Vault:
         self.paths = paths
         self.header = header
         self.sealer = Sealer(data_key, header.vault_id)
+        self.keys = integrity.Keys(data_key)
         self._data_key = data_key
         self._lock = lock
         self._write_lock = threading.RLock()
         self.generation = 0
         """Counts committed writes, so views can tell whether what they show is stale."""
+        self.manifest: integrity.Manifest | None = None
+        """The integrity manifest as of the last write; None while it cannot be trusted."""
+        self.findings: list[integrity.Finding] = []
+        """What the unlock-time integrity check found (see :meth:`check_integrity`)."""
+        self._manifest_dirty = False
         self.database = pw.SqliteDatabase(
             str(paths.db), pragmas=PRAGMAS, thread_safe=False, check_same_thread=False
         )
@@ -181,16 +194,18 @@ class Vault:
                 try:
                     conn.execute("PRAGMA journal_mode = DELETE")
                     migrations.create_v1(conn)
-                    migrations.migrate(conn)
+                    mac_keys = integrity.Keys(data_key)
+                    migrations.migrate(conn, _keyed_steps(mac_keys))
                     body = header.to_body()
                     conn.execute(
-                        "INSERT INTO header (id, body, sha256) VALUES (1, ?, ?)",
-                        (body, Header.checksum(body)),
+                        "INSERT INTO header (id, body, sha256, hmac) VALUES (1, ?, ?, ?)",
+                        (body, Header.checksum(body), mac_keys.header(body)),
                     )
                 finally:
                     conn.close()
                 os.replace(partial, paths.db)
             vault = cls(paths, header, data_key, lock)
+            vault.manifest = integrity.Manifest({m.kind(): [0, 0] for m in SEALED_TABLES})
         except BaseException:
             lock.release()
             raise
@@ -205,7 +220,9 @@ class Vault:
         recovery_key: bytes | None = None,
         daily_backup: bool = True,
         session_token: str | None = None,
+        progress: Progress | None = None,
     ) -> Vault:
+        """Open the vault. ``progress(done, total)`` hears how far a schema upgrade is."""
         if not paths.db.exists():
             raise VaultMissing(
                 f"no vault at {paths.db}. Create one with `companion init`, or point to yours "
@@ -214,20 +231,22 @@ class Vault:
         lock = VaultLock.acquire(paths)
         try:
             header = read_header(paths.db, paths)
-            data_key = keys.open_data_key(header, passphrase, recovery_key, session_token)
+            epoch = read_session_epoch(paths.db) if session_token is not None else None
+            data_key = keys.open_data_key(header, passphrase, recovery_key, session_token, epoch)
+            check_header_mac(header, integrity.Keys(data_key), paths)
             vault = cls(paths, header, data_key, lock)
         except BaseException:
             lock.release()
             raise
         try:
-            vault._after_unlock(daily_backup)
+            vault._after_unlock(daily_backup, progress)
         except BaseException:
             vault.close()
             raise
         log.info("vault unlocked")
         return vault
 
-    def _after_unlock(self, daily_backup: bool) -> None:
+    def _after_unlock(self, daily_backup: bool, progress: Progress | None) -> None:
         conn = self.conn
         try:
             version = migrations.schema_version(conn)
@@ -239,13 +258,24 @@ class Vault:
             if version < migrations.CURRENT_VERSION:
                 with storage_errors():
                     self.backup(f"pre-migration-v{version}")
-                    reached = migrations.migrate(conn)
+                    reached = migrations.migrate(conn, _keyed_steps(self.keys, progress))
                 log.info("migrated schema to %s", reached[-1] if reached else version)
+            self.check_integrity()
+            backup.sweep_leftovers(self.paths)
             if daily_backup and not backup.has_backup_for_today(self.paths):
                 with storage_errors():
                     self.backup("daily")
         except sqlite3.DatabaseError:
             raise _damaged(self.paths, "its database structure cannot be read") from None
+
+    def check_integrity(self) -> list[integrity.Finding]:
+        """The cheap check (manifest MAC, row counts, no foreign triggers); a full check of
+        every row is :func:`companion.vault.maintenance.verify`."""
+        self.manifest, _ = integrity.read_manifest(self.conn, self.keys)
+        self.findings = integrity.quick_check(self.conn, self.keys)
+        if self.findings:
+            log.warning("integrity check found damage in %d place(s)", len(self.findings))
+        return self.findings
 
     def close(self) -> None:
         """Close the database and release the lock; the data key is dropped with the object."""
@@ -269,48 +299,175 @@ class Vault:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT with fsync)."""
-        with self._write_lock, storage_errors(), self.database.atomic("IMMEDIATE"):
-            yield
+        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT with fsync). The manifest
+        is written once, at the end of the outermost one; a rollback restores it."""
+        with self._write_lock:
+            saved = self.manifest.copy() if self.manifest is not None else None
+            outermost = not self.database.in_transaction()
+            try:
+                with storage_errors(), self.database.atomic("IMMEDIATE"):
+                    yield
+                    if outermost and self._manifest_dirty and self.manifest is not None:
+                        integrity.write_manifest(self.conn, self.keys, self.manifest)
+                        self._manifest_dirty = False
+            except BaseException:
+                self.manifest = saved
+                raise
         self.generation += 1
+
+    def _row(self, model: type[Record], rid: Any) -> dict[str, Any] | None:
+        pk = model.key_column()
+        found = integrity.rows(self.conn, model, f'"{pk}" = ?', (rid,))
+        return next(found, None)
+
+    def _write(
+        self,
+        model: type[Record],
+        old: dict[str, Any],
+        changes: dict[str, Any],
+        payload: dict[str, Any] | None,
+        fresh: bool = False,
+    ) -> None:
+        """Write one row's new values with its next version and MAC, and account for it in
+        the manifest. A row that fails its MAC is not rewritten: that would launder the damage."""
+        table, pk = model.kind(), model.key_column()
+        if not fresh and not self.keys.check_row(table, old, pk):
+            raise RecordDamaged(table, old[pk])
+        row = {**old, **integrity.stored(model, changes)}
+        if payload is not None:
+            row["payload"] = self.sealer.seal(table, row[pk], payload)
+        row["row_version"] = int(old.get("row_version") or 0) + 1
+        row["row_mac"] = self.keys.row(table, row, pk)
+        names = [n for n in row if n != pk and (n not in old or row[n] is not old[n])]
+        assignments = ", ".join(f'"{n}" = ?' for n in names)
+        self.conn.execute(
+            f'UPDATE "{table}" SET {assignments} WHERE "{pk}" = ?',
+            [*(row[n] for n in names), row[pk]],
+        )
+        if self.manifest is not None:
+            if not fresh:
+                self.manifest.remove(table, old.get("row_mac"))
+            self.manifest.add(table, row["row_mac"])
+            self._manifest_dirty = True
 
     def insert(self, model: type[Record], payload: dict[str, Any], **meta: Any) -> int:
         """Insert a row and seal its payload under the id SQLite gave it."""
         with self.transaction():
             rid = model.insert(payload=b"", **meta).execute()
-            sealed = self.sealer.seal(model.kind(), rid, payload)
-            model.update(payload=sealed).where(model._meta.primary_key == rid).execute()
-        return int(rid)
+            if model.key_column() != "id":
+                rid = meta.get(model.key_column(), rid)
+            row = self._row(model, rid)
+            assert row is not None
+            self._write(model, row, {}, payload, fresh=True)
+        return int(rid) if isinstance(rid, int) else rid
 
     def update(
         self, model: type[Record], rid: Any, payload: dict[str, Any] | None = None, **meta: Any
     ) -> None:
-        values = dict(meta)
-        if payload is not None:
-            values["payload"] = self.sealer.seal(model.kind(), rid, payload)
         with self.transaction():
-            model.update(**values).where(model._meta.primary_key == rid).execute()
+            row = self._row(model, rid)
+            if row is not None:
+                self._write(model, row, meta, payload)
+
+    def put(self, model: type[Record], rid: Any, payload: dict[str, Any], **meta: Any) -> None:
+        """Insert or replace the row with this key (settings, the profile)."""
+        with self.transaction():
+            row = self._row(model, rid)
+            if row is None:
+                self.insert(model, payload, **{model.key_column(): rid}, **meta)
+            else:
+                self._write(model, row, meta, payload)
+
+    def update_where(self, model: type[Record], where: Any, **meta: Any) -> int:
+        """Change plaintext columns of every row ``where`` selects; damaged rows are left as
+        they are (and stay reported). Returns how many rows changed."""
+        names = integrity.columns_of(model)
+        changed = 0
+        with self.transaction():
+            query = model.select() if where is None else model.select().where(where)
+            for values in list(tuples(query)):
+                row = dict(zip(names, values, strict=True))
+                try:
+                    self._write(model, row, meta, None)
+                except RecordDamaged:
+                    continue
+                changed += 1
+        return changed
+
+    def delete_where(self, model: type[Record], where: Any) -> int:
+        """Delete the rows ``where`` selects (None: all), with what depends on them: rows that
+        cascade are deleted, links that would go null are cleared, each through this door."""
+        table, pk = model.kind(), model.key_column()
+        key = model._meta.primary_key
+        with self.transaction():
+            query = model.select(key, model.row_mac)
+            found = list(tuples(query if where is None else query.where(where)))
+            ids = [rid for rid, _ in found]
+            for chunk in _chunks(ids):
+                for fk, child in model._meta.backrefs.items():
+                    if fk.on_delete == "CASCADE":
+                        self.delete_where(child, fk << chunk)
+                    else:
+                        self.update_where(child, fk << chunk, **{fk.name: None})
+                marks = ", ".join("?" * len(chunk))
+                self.conn.execute(f'DELETE FROM "{table}" WHERE "{pk}" IN ({marks})', chunk)
+            if self.manifest is not None and found:
+                for _, mac in found:
+                    self.manifest.remove(table, mac)
+                self._manifest_dirty = True
+        return len(found)
+
+    def erase_traces(self) -> None:
+        """After a delete: fold the WAL into the file and empty it, so the deleted words'
+        old pages are gone from disk (secure_delete already zeroes them in the file)."""
+        with self._write_lock, contextlib.suppress(sqlite3.DatabaseError):
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def unseal(self, model: type[Record], rid: Any, sealed: bytes) -> dict[str, Any]:
+        """The payload alone; use :meth:`open` where the row's flags and links matter."""
         return self.sealer.open(model.kind(), rid, sealed)
+
+    def authentic(self, instance: Record) -> bool:
+        """Whether a row read whole still carries the MAC of what Companion wrote."""
+        model = type(instance)
+        return self.keys.check_row(model.kind(), integrity.row_of(instance), model.key_column())
+
+    def open(self, instance: Record) -> dict[str, Any]:
+        """A row read whole: its payload, once every column is checked against its MAC."""
+        if not self.authentic(instance):
+            raise RecordDamaged(type(instance).kind(), instance.get_id())
+        return self.unseal(type(instance), instance.get_id(), instance.payload)  # type: ignore[attr-defined]
 
     # -- keys ---------------------------------------------------------------------------
 
-    def _write_header(self, header: Header) -> None:
+    def _write_header(self, header: Header, mac_keys: integrity.Keys | None = None) -> None:
         body = header.to_body()
-        HeaderRow.update(body=body, sha256=Header.checksum(body)).where(HeaderRow.id == 1).execute()
+        mac = (mac_keys or self.keys).header(body)
+        HeaderRow.update(body=body, sha256=Header.checksum(body), hmac=mac).where(
+            HeaderRow.id == 1
+        ).execute()
+        header.stored_body, header.stored_mac = body, mac
         # Sessions are bound to the old header and could no longer open the vault; a session
         # file wrapping a retired data key is also one thing fewer to leak.
         session.end(header.vault_id)
 
     def start_session(self, length: timedelta = session.DEFAULT_LENGTH) -> tuple[str, datetime]:
-        """A token that opens this vault without the passphrase until it expires."""
-        return session.start(self.header, self._data_key, length)
+        """A token that opens this vault without the passphrase until it expires or until
+        `companion lock`. A new session gets a new epoch, which ends any earlier one."""
+        epoch = session.new_epoch()
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO session_epoch (id, value) VALUES (1, ?) "
+                "ON CONFLICT (id) DO UPDATE SET value = excluded.value",
+                (epoch,),
+            )
+        self.erase_traces()
+        return session.start(self.header, self._data_key, epoch, length)
 
     def change_passphrase(self, new_passphrase: str) -> None:
         """Re-wrap the data key under a new passphrase in one transaction."""
-        header = Header(self.header.vault_id, self.header.created_at, dict(self.header.slots))
-        kdf = keys.same_cost_new_salt(self.header)
+        header = self.header.replaced(dict(self.header.slots))
+        kdf = keys.renewed_cost(self.header)
         header.slots["passphrase"] = keys.passphrase_slot(
             header.vault_id, self._data_key, new_passphrase, kdf
         )
@@ -320,7 +477,7 @@ class Vault:
 
     def new_recovery_key(self) -> str:
         """Issue a new recovery key; the old one stops working in the same transaction."""
-        header = Header(self.header.vault_id, self.header.created_at, dict(self.header.slots))
+        header = self.header.replaced(dict(self.header.slots))
         header.slots["recovery"], recovery_key = keys.recovery_slot(header.vault_id, self._data_key)
         with self.transaction():
             self._write_header(header)
@@ -331,13 +488,18 @@ class Vault:
         """Re-encrypt every record under a fresh data key; returns the new recovery key.
 
         ``hooks`` come from the owners of keyed columns (journal fingerprints): each gets the
-        new sealer inside the same transaction, after every payload is sealed under it."""
-        from companion.vault.models import SEALED_TABLES
-
+        new sealer inside the same transaction, after every payload is sealed under it. A vault
+        with damage is not rekeyed: new MACs over damaged rows would hide the damage."""
+        found, _ = integrity.full_check(self.conn, self.keys)
+        if found:
+            raise VaultDamaged(
+                f"the vault has damage ({found[0].describe()}), so it was not re-encrypted. "
+                "Run `companion verify` to see it all."
+            )
         data_key = crypto.new_data_key()
-        sealer = Sealer(data_key, self.header.vault_id)
-        kdf = keys.same_cost_new_salt(self.header)
-        header = Header(self.header.vault_id, self.header.created_at, {})
+        sealer, mac_keys = Sealer(data_key, self.header.vault_id), integrity.Keys(data_key)
+        kdf = keys.renewed_cost(self.header)
+        header = self.header.replaced({})
         header.slots["passphrase"] = keys.passphrase_slot(
             header.vault_id, data_key, passphrase, kdf
         )
@@ -355,8 +517,12 @@ class Vault:
                     )
             for hook in hooks:
                 hook(sealer)
-            self._write_header(header)
+            manifest = integrity.seal_all(conn, mac_keys)
+            integrity.write_manifest(conn, mac_keys, manifest)
+            self._write_header(header, mac_keys)
+            self._manifest_dirty = False
         self.header, self.sealer, self._data_key = header, sealer, data_key
+        self.keys, self.manifest = mac_keys, manifest
         return crypto.format_recovery_key(recovery_key)
 
     # -- backups ------------------------------------------------------------------------
@@ -366,3 +532,92 @@ class Vault:
             path = backup.make_backup(self.conn, self.paths, reason)
         log.info("backup written (%s)", reason)
         return path
+
+    def rewrite_backups(self) -> int:
+        """Replace every backup and set-aside vault with one backup of the vault as it is now,
+        so what was deleted (or sealed under a retired key) is in no copy. Returns how many
+        older copies went; their restore points go with them."""
+        self.erase_traces()
+        fresh = self.backup("rewritten")
+        removed = 0
+        for old in backup.held_copies(self.paths):
+            if old != fresh:
+                old.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
+
+Progress = Callable[[int, int], None]
+
+
+def _chunks(ids: list[Any], size: int = 500) -> Iterator[list[Any]]:
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
+def _keyed_steps(mac_keys: integrity.Keys, progress: Progress | None = None) -> migrations.Keyed:
+    """The parts of schema steps that need the key, run inside the step's own transaction."""
+
+    def keyed(conn: sqlite3.Connection, version: int) -> None:
+        if version == 6:
+            manifest = integrity.seal_all(conn, mac_keys, progress)
+            integrity.write_manifest(conn, mac_keys, manifest)
+            row = conn.execute("SELECT body FROM header WHERE id = 1").fetchone()
+            if row is not None:
+                conn.execute("UPDATE header SET hmac = ? WHERE id = 1", (mac_keys.header(row[0]),))
+
+    return keyed
+
+
+def read_session_epoch(path: Path) -> bytes | None:
+    """The current unlock-session epoch, read without writing (None: locked, or none yet)."""
+    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
+    existed = [p.exists() for p in sidecars]
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM session_epoch WHERE id = 1").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return None
+    finally:
+        for sidecar, was_there in zip(sidecars, existed, strict=True):
+            if not was_there:
+                sidecar.unlink(missing_ok=True)
+    return bytes(row[0]) if row and row[0] else None
+
+
+def end_sessions(paths: VaultPaths) -> bool:
+    """`companion lock`: erase the epoch, so no copy of a session file opens the vault again,
+    then delete this vault's session file. Needs no key. True when a session was open."""
+    header = read_header(paths.db, paths)
+    lock = VaultLock.acquire(paths)
+    try:
+        conn = sqlite3.connect(paths.db, isolation_level=None)
+        try:
+            conn.execute("PRAGMA secure_delete = ON")
+            try:
+                cursor = conn.execute(
+                    "UPDATE session_epoch SET value = NULL WHERE value IS NOT NULL"
+                )
+                erased = cursor.rowcount > 0
+            except sqlite3.OperationalError:
+                erased = False  # a vault from before schema 6 has no epoch
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            conn.close()
+    finally:
+        lock.release()
+    return session.end(header.vault_id) or erased
+
+
+def check_header_mac(header: Header, mac_keys: integrity.Keys, paths: VaultPaths) -> None:
+    """Right after unwrapping: a header edited on purpose is damage, not a wrong passphrase."""
+    if header.stored_body is None or header.stored_mac is None:
+        return  # a vault from before schema 6; its migration adds the MAC
+    if not hmac.compare_digest(header.stored_mac, mac_keys.header(header.stored_body)):
+        raise _damaged(
+            paths,
+            "its header (key slots or key-derivation settings) was changed outside Companion",
+        )

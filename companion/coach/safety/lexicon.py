@@ -198,4 +198,3 @@ def combine(present: frozenset[str]) -> set[str]:
     found = [k for k in present if k.startswith("k:")]
     modifiers = [m for m in present if m.startswith("m:")]
     return {*present, *(f"{k}&{m}" for k in found for m in modifiers)}
-

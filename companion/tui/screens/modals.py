@@ -164,7 +164,6 @@ class PairPromptScreen(_Prompt[tuple[str, str]]):
 class TextScreen(Dialog[None]):
     """Read-only text (a fact's history, the last update), shown literally."""
 
-
     def __init__(self, title: str, body: str) -> None:
         super().__init__()
         self.title_text, self.body = title, body
@@ -232,7 +231,6 @@ class RecoveryKeyScreen(Dialog[bool]):
             yield Checkbox("I have written it down", id="written")
             with Horizontal(classes="buttons"):
                 yield Button("Continue", id="yes", variant="primary", disabled=True)
-
 
     @on(Checkbox.Changed)
     def toggle(self, event: Checkbox.Changed) -> None:

@@ -1,0 +1,103 @@
+"""Deleted means deleted: after a delete and a rewrite of the backups, no file in the vault's
+folder (vault, WAL, backups, vaults set aside by restore, leftovers of killed backups)
+decrypts the deleted words, under the old key or the new one."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+from companion.activity import journal
+from companion.paths import VaultPaths
+from companion.vault import Vault
+from companion.vault.crypto import Sealer
+from companion.vault.models import SEALED_TABLES
+from tests.conftest import PASSPHRASE, run_cli
+
+SECRET = "I drank at Maya's wedding and nobody knows"
+
+
+def readable_copies(root: Path, keys: list[bytes], vault_id: str) -> list[str]:
+    """Every file under ``root`` whose bytes or whose decryptable rows hold the secret."""
+    found = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        if SECRET.encode() in path.read_bytes():
+            found.append(f"{path.name}: plaintext")
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError:
+            continue
+        try:
+            for model in SEALED_TABLES:
+                if model.kind() not in tables:
+                    continue
+                pk = model.key_column()
+                for rid, sealed in conn.execute(f'SELECT "{pk}", payload FROM "{model.kind()}"'):
+                    for key in keys:
+                        try:
+                            plain = Sealer(key, vault_id).open_bytes(
+                                model.kind(), rid, "payload", sealed
+                            )
+                        except Exception:
+                            continue
+                        if SECRET.encode() in plain:
+                            found.append(f"{path.name}: {model.kind()} {rid}")
+        finally:
+            conn.close()
+    return found
+
+
+def test_a_deleted_entry_leaves_every_copy_once_the_backups_are_rewritten(
+    created: tuple[VaultPaths, str], passfile: Path
+) -> None:
+    paths = created[0]
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, SECRET).id
+        journal.add(vault, "an ordinary day")
+        vault.backup("manual")
+        old_key, vault_id = vault._data_key, vault.header.vault_id
+    # What a killed backup and an earlier restore leave behind.
+    newest = sorted(paths.backups.glob("vault-*.db"))[-1]
+    shutil.copy(newest, paths.backups / "vault-20260101-000000-daily.partial")
+    aside = paths.root / "replaced"
+    aside.mkdir(mode=0o700)
+    shutil.copy(newest, aside / "vault-20260101-000000.db")
+    week_ago = time.time() - 8 * 86400
+    os.utime(aside / "vault-20260101-000000.db", (week_ago, week_ago))
+
+    rekeyed = run_cli("--passphrase-file", str(passfile), "rekey")
+    assert rekeyed.returncode == 0, rekeyed.stderr
+    assert "backup --rewrite" in rekeyed.stderr  # the offer, made without a terminal
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        new_key = vault._data_key
+        # Unlocking swept the leftovers and the set-aside vault older than a week.
+        assert not list(paths.backups.glob("*.partial"))
+        assert not any(aside.iterdir())
+    assert readable_copies(paths.root, [old_key, new_key], vault_id)  # the backups hold it
+
+    deleted = run_cli(
+        "--passphrase-file", str(passfile), "journal", "delete", str(entry), "--yes",
+        "--purge-backups",
+    )  # fmt: skip
+    assert deleted.returncode == 0, deleted.stderr
+    assert "rewrote the backups" in deleted.stderr
+    assert readable_copies(paths.root, [old_key, new_key], vault_id) == []
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        assert [e.text for e in journal.newest(vault, 5)] == ["an ordinary day"]
+
+
+def test_without_the_rewrite_the_command_says_where_the_words_remain(
+    created: tuple[VaultPaths, str], passfile: Path
+) -> None:
+    paths = created[0]
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        entry = journal.add(vault, SECRET).id
+        vault.backup("manual")
+    deleted = run_cli("--passphrase-file", str(passfile), "journal", "delete", str(entry), "--yes")
+    assert deleted.returncode == 0
+    assert "still hold the deleted entry for up to 7 days" in deleted.stderr
+    assert "companion backup --rewrite" in deleted.stderr
