@@ -121,26 +121,6 @@ def test_disk_full_gives_a_clear_error_and_keeps_old_data(created, passfile) -> 
     assert os.environ.get("COMPANION_HOME")  # the child ran against the test's own folder
 
 
-def downgrade_to_schema_5(db) -> None:  # type: ignore[no-untyped-def]
-    """Take a vault back to what schema 5 wrote: no row versions, MACs, manifest or epoch."""
-    import sqlite3
-
-    from companion.vault import migrations
-
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        for table in migrations.SEALED:
-            conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_mac"')
-            conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_version"')
-        conn.execute('ALTER TABLE "header" DROP COLUMN "hmac"')
-        conn.execute('DROP TABLE "manifest"')
-        conn.execute('DROP TABLE "session_epoch"')
-        conn.execute("PRAGMA user_version = 5")
-        conn.execute("VACUUM")
-    finally:
-        conn.close()
-
-
 @pytest.mark.slow
 def test_the_integrity_upgrade_killed_at_random_points(created, passfile, tmp_path) -> None:
     """A kill at any point of the schema 6 upgrade leaves the old vault or the new one, never a
@@ -148,6 +128,7 @@ def test_the_integrity_upgrade_killed_at_random_points(created, passfile, tmp_pa
     import shutil
     import sqlite3
 
+    from benchmarks.vault_bench import downgrade_to_schema_5
     from companion.vault import migrations
 
     paths, _ = created
