@@ -8,7 +8,7 @@ import subprocess
 
 from companion.activity import journal
 from companion.vault import Vault, session
-from companion.vault.store import read_session_epoch
+from companion.vault.files import read_session_epoch
 from tests.conftest import PASSPHRASE, child_env, db_bytes, run_cli
 
 NOW = "2026-03-10T21:30:00+00:00"

@@ -221,4 +221,6 @@ def test_kdf_calibration_never_goes_below_the_floor() -> None:
 
 def test_kdf_memory_below_the_floor_is_refused(passfile) -> None:
     result = run_cli("--passphrase-file", str(passfile), "init", "--kdf-memory", "32")
-    assert result.returncode == 2 and "64 to 2048" in result.stderr
+    assert result.returncode == 2 and "64 to 1024" in result.stderr
+    above = run_cli("--passphrase-file", str(passfile), "init", "--kdf-memory", "1025")
+    assert above.returncode == 2 and "64 to 1024" in above.stderr  # the ceiling is 1 GiB

@@ -209,9 +209,11 @@ def unmemorized(vault: Vault) -> list[Message]:
 def _intact(vault: Vault, rows: Iterable[ChatMessage]) -> list[Message]:
     """Messages that read, in sessions that pass their check (the rows were selected with
     their session); a damaged one is left out (never recalled or sent to a model)."""
-    found = []
+    found, sessions_ok = [], {}  # each session's MAC checked once, not once per message
     for row in rows:
-        if not vault.authentic(row.session):
+        if row.session_id not in sessions_ok:
+            sessions_ok[row.session_id] = vault.authentic(row.session)
+        if not sessions_ok[row.session_id]:
             continue
         try:
             found.append(_message(vault, row, tolerant=False))

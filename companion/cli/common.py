@@ -88,7 +88,7 @@ def offer_backup_rewrite(vault: Vault, args: argparse.Namespace, why: str) -> No
     a terminal); otherwise say how."""
     from companion.vault import backup
 
-    held = [p for p in backup.held_copies(vault.paths)]
+    held = backup.held_copies(vault.paths)
     if not held:
         return
     if getattr(args, "purge_backups", False) or (

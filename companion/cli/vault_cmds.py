@@ -13,8 +13,8 @@ from companion.cli.common import offer_backup_rewrite, open_vault, vault_paths
 from companion.errors import EX_DATAERR, InvalidInput, VaultDamaged
 from companion.usecases import keys
 from companion.vault import Vault, session
+from companion.vault.files import end_sessions
 from companion.vault.maintenance import VerifyReport, restore, verify, verify_backup
-from companion.vault.store import end_sessions
 
 RECOVERY_WARNING = """
 Your recovery key (shown once, never stored):

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.errors import RecordDamaged
 from companion.vault import crypto
 from companion.vault.models import SEALED_TABLES, Record
 
@@ -166,19 +167,20 @@ def read_manifest(conn: sqlite3.Connection, keys: Keys) -> tuple[Manifest | None
         return None, "the integrity manifest is malformed"
 
 
-def quick_check(conn: sqlite3.Connection, keys: Keys) -> list[Finding]:
-    """What unlock can afford: the manifest's own MAC and each table's row count."""
+def quick_check(conn: sqlite3.Connection, keys: Keys) -> tuple[list[Finding], Manifest | None]:
+    """What unlock can afford: the manifest's own MAC and each table's row count. Returns the
+    findings and the manifest (None when it cannot be trusted)."""
     found = foreign_triggers(conn)
     manifest, problem = read_manifest(conn, keys)
     if manifest is None:
-        return [*found, Finding("manifest", None, problem or "damaged")]
+        return [*found, Finding("manifest", None, problem or "damaged")], None
     for model in SEALED_TABLES:
         table = model.kind()
         expected = manifest.tables.get(table, [0, 0])[0]
         (count,) = conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()
         if count != expected:
             found.append(Finding(table, None, _count_change(expected, count)))
-    return found
+    return found, manifest
 
 
 def foreign_triggers(conn: sqlite3.Connection) -> list[Finding]:
@@ -197,8 +199,11 @@ def _count_change(expected: int, count: int) -> str:
     return f"{extra} record{'s' if extra != 1 else ''} added outside Companion"
 
 
-def full_check(conn: sqlite3.Connection, keys: Keys) -> tuple[list[Finding], Manifest]:
-    """Every row's MAC, and the manifest rebuilt from the rows compared with the stored one.
+def full_check(
+    conn: sqlite3.Connection, keys: Keys, sealer: crypto.Sealer | None = None
+) -> tuple[list[Finding], Manifest]:
+    """Every row's MAC (and, given a ``sealer``, its payload, in the same read), and the
+    manifest rebuilt from the rows compared with the stored one.
 
     Returns the findings and the manifest the rows themselves add up to."""
     stored_manifest, problem = read_manifest(conn, keys)
@@ -211,7 +216,9 @@ def full_check(conn: sqlite3.Connection, keys: Keys) -> tuple[list[Finding], Man
         actual.tables[table] = [0, 0]
         for row in rows(conn, model):
             mac = row.get("row_mac")
-            if not keys.check_row(table, row, pk):
+            if not keys.check_row(table, row, pk) or (
+                sealer is not None and not _opens(sealer, table, row[pk], row["payload"])
+            ):
                 found.append(Finding(table, str(row[pk]), "changed outside Companion"))
             actual.add(table, bytes(mac) if mac is not None else bytes(MAC_BYTES))
         if stored_manifest is None:
@@ -225,6 +232,14 @@ def full_check(conn: sqlite3.Connection, keys: Keys) -> tuple[list[Finding], Man
                 Finding(table, None, "a record was rolled back to an older copy, or replaced")
             )
     return found, actual
+
+
+def _opens(sealer: crypto.Sealer, table: str, rid: Any, sealed: bytes) -> bool:
+    try:
+        sealer.open(table, rid, sealed)
+    except RecordDamaged:
+        return False
+    return True
 
 
 def seal_all(conn: sqlite3.Connection, keys: Keys, progress: Any = None) -> Manifest:

@@ -113,6 +113,7 @@ def _v6_integrity(conn: sqlite3.Connection) -> None:
     conn.execute('CREATE TABLE "session_epoch" ("id" INTEGER NOT NULL PRIMARY KEY, "value" BLOB)')
 
 
+# The sealed tables as schema 6 found them (frozen: a later table gets its columns in its own step).
 SEALED = (
     "checkin",
     "journal_entry",

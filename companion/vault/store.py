@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hmac
 import logging
 import os
 import sqlite3
@@ -31,7 +30,8 @@ from companion.errors import (
 from companion.paths import VaultPaths, private_dir, touch_private
 from companion.vault import backup, crypto, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
-from companion.vault.header import Header, HeaderError
+from companion.vault.files import check_header_mac, damaged, read_header, read_session_epoch
+from companion.vault.header import Header
 from companion.vault.lock import VaultLock
 from companion.vault.models import SEALED_TABLES, HeaderRow, Record, db
 
@@ -47,72 +47,12 @@ PRAGMAS = {
     "busy_timeout": 5000,
     "temp_store": "memory",  # no temporary files on disk
 }
-SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def tuples(query: Any) -> Iterator[tuple[Any, ...]]:
     """A select's rows as SQLite gives them, without building models or converting values
     (a whole table reads a third faster)."""
     return iter(query.model._meta.database.execute(query))
-
-
-def _damaged(paths: VaultPaths, reason: str) -> VaultDamaged:
-    newest = backup.newest_backup(paths)
-    return VaultDamaged(
-        f"The vault at {paths.db} is damaged ({reason}). It was not changed.",
-        str(newest) if newest else None,
-    )
-
-
-def check_file(path: Path) -> str | None:
-    """Why ``path`` is not a whole SQLite file, or ``None``. Cheap: reads 100 bytes."""
-    size = path.stat().st_size
-    if size == 0:
-        return "the file is empty"
-    with path.open("rb") as handle:
-        head = handle.read(100)
-    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
-        return "the file is not a Companion vault or its start is missing"
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(head[28:32], "big")
-    valid_count = head[24:28] == head[92:96]
-    if valid_count and pages and size < pages * page_size:
-        return "the file is truncated"
-    return None
-
-
-def read_header(path: Path, paths: VaultPaths) -> Header:
-    """Read and check the header without writing to the database file."""
-    problem = check_file(path)
-    if problem:
-        raise _damaged(paths, problem)
-    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
-    existed = [p.exists() for p in sidecars]
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            cursor = conn.execute("SELECT * FROM header WHERE id = 1")
-            names = [d[0] for d in cursor.description]
-            found = cursor.fetchone()
-            row = dict(zip(names, found, strict=True)) if found else None
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        raise _damaged(paths, "its database structure cannot be read") from None
-    finally:
-        # A read-only look may create empty WAL files; a refused unlock leaves none behind.
-        for sidecar, was_there in zip(sidecars, existed, strict=True):
-            if not was_there:
-                sidecar.unlink(missing_ok=True)
-    if row is None:
-        raise _damaged(paths, "the header is missing")
-    # From schema 6 on the column exists; an emptied MAC is then damage, not "no MAC yet".
-    mac = (row["hmac"] or "") if "hmac" in row else None
-    try:
-        return Header.parse(row["body"], row["sha256"], mac)
-    except HeaderError as exc:
-        raise _damaged(paths, str(exc)) from None
 
 
 def is_storage_error(exc: BaseException | None) -> bool:
@@ -266,13 +206,12 @@ class Vault:
                 with storage_errors():
                     self.backup("daily")
         except sqlite3.DatabaseError:
-            raise _damaged(self.paths, "its database structure cannot be read") from None
+            raise damaged(self.paths, "its database structure cannot be read") from None
 
     def check_integrity(self) -> list[integrity.Finding]:
         """The cheap check (manifest MAC, row counts, no foreign triggers); a full check of
         every row is :func:`companion.vault.maintenance.verify`."""
-        self.manifest, _ = integrity.read_manifest(self.conn, self.keys)
-        self.findings = integrity.quick_check(self.conn, self.keys)
+        self.findings, self.manifest = integrity.quick_check(self.conn, self.keys)
         if self.findings:
             log.warning("integrity check found damage in %d place(s)", len(self.findings))
         return self.findings
@@ -338,7 +277,7 @@ class Vault:
             row["payload"] = self.sealer.seal(table, row[pk], payload)
         row["row_version"] = int(old.get("row_version") or 0) + 1
         row["row_mac"] = self.keys.row(table, row, pk)
-        names = [n for n in row if n != pk and (n not in old or row[n] is not old[n])]
+        names = [n for n in row if n != pk and (n not in old or row[n] != old[n])]
         assignments = ", ".join(f'"{n}" = ?' for n in names)
         self.conn.execute(
             f'UPDATE "{table}" SET {assignments} WHERE "{pk}" = ?',
@@ -567,57 +506,3 @@ def _keyed_steps(mac_keys: integrity.Keys, progress: Progress | None = None) -> 
                 conn.execute("UPDATE header SET hmac = ? WHERE id = 1", (mac_keys.header(row[0]),))
 
     return keyed
-
-
-def read_session_epoch(path: Path) -> bytes | None:
-    """The current unlock-session epoch, read without writing (None: locked, or none yet)."""
-    sidecars = [Path(f"{path}-wal"), Path(f"{path}-shm")]
-    existed = [p.exists() for p in sidecars]
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = conn.execute("SELECT value FROM session_epoch WHERE id = 1").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError:
-        return None
-    finally:
-        for sidecar, was_there in zip(sidecars, existed, strict=True):
-            if not was_there:
-                sidecar.unlink(missing_ok=True)
-    return bytes(row[0]) if row and row[0] else None
-
-
-def end_sessions(paths: VaultPaths) -> bool:
-    """`companion lock`: erase the epoch, so no copy of a session file opens the vault again,
-    then delete this vault's session file. Needs no key. True when a session was open."""
-    header = read_header(paths.db, paths)
-    lock = VaultLock.acquire(paths)
-    try:
-        conn = sqlite3.connect(paths.db, isolation_level=None)
-        try:
-            conn.execute("PRAGMA secure_delete = ON")
-            try:
-                cursor = conn.execute(
-                    "UPDATE session_epoch SET value = NULL WHERE value IS NOT NULL"
-                )
-                erased = cursor.rowcount > 0
-            except sqlite3.OperationalError:
-                erased = False  # a vault from before schema 6 has no epoch
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        finally:
-            conn.close()
-    finally:
-        lock.release()
-    return session.end(header.vault_id) or erased
-
-
-def check_header_mac(header: Header, mac_keys: integrity.Keys, paths: VaultPaths) -> None:
-    """Right after unwrapping: a header edited on purpose is damage, not a wrong passphrase."""
-    if header.stored_body is None or header.stored_mac is None:
-        return  # a vault from before schema 6; its migration adds the MAC
-    if not hmac.compare_digest(header.stored_mac, mac_keys.header(header.stored_body)):
-        raise _damaged(
-            paths,
-            "its header (key slots or key-derivation settings) was changed outside Companion",
-        )
