@@ -37,12 +37,25 @@ def machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def downgrade_to_schema_5(db: Path) -> None:
-    """What schema 5 wrote: no row versions or MACs, no manifest, no header MAC or epoch."""
-    from companion.vault import migrations
+def downgrade_to_schema_5(db: Path, passphrase: str = PASSPHRASE) -> None:
+    """What schema 5 wrote: no row versions or MACs, no manifest, no header MAC or epoch, and a
+    passphrase slot wrapped without the schema floor (which takes the passphrase)."""
+    from companion.paths import VaultPaths
+    from companion.vault import crypto, migrations
+    from companion.vault.files import read_header
+    from companion.vault.header import Header, Slot
 
+    header = read_header(db, VaultPaths(db.parent))
+    opened = keys.open_with_passphrase(header, passphrase)
+    assert opened is not None and opened.kek is not None, "wrong passphrase for the downgrade"
+    aad = crypto.slot_aad(header.vault_id, "passphrase", floor=0)
+    nonce, wrapped = crypto.wrap_key(opened.kek, opened.data_key, aad)
+    old = header.slots["passphrase"]
+    header.slots["passphrase"] = Slot("passphrase", old.kdf, nonce, wrapped, old.issued_at)
+    body = header.to_body()
     conn = sqlite3.connect(db, isolation_level=None)
     try:
+        conn.execute("UPDATE header SET body = ?, sha256 = ?", (body, Header.checksum(body)))
         for table in migrations.SEALED:
             conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_mac"')
             conn.execute(f'ALTER TABLE "{table}" DROP COLUMN "row_version"')

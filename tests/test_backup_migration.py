@@ -84,7 +84,7 @@ def test_a_backup_needs_its_own_passphrase_and_damage_blocks_restore(created) ->
 def build_v1_vault(paths: VaultPaths) -> None:
     """A vault exactly as schema 1 wrote it, with one sealed journal entry."""
     paths.root.mkdir(parents=True)
-    header, data_key, _ = keys.new_header(PASSPHRASE, choose_kdf(64))
+    header, data_key, _ = keys.new_header(PASSPHRASE, choose_kdf(64), floor=0)
     touch_private(paths.db)
     conn = sqlite3.connect(paths.db, isolation_level=None)
     conn.execute("PRAGMA journal_mode = WAL")

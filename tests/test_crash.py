@@ -135,7 +135,7 @@ def test_the_integrity_upgrade_killed_at_random_points(created, passfile, tmp_pa
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault, vault.transaction():
         for i in range(1500):
             journal.add(vault, f"entry {i} " + "words " * (i % 40))
-    downgrade_to_schema_5(paths.db)
+    downgrade_to_schema_5(paths.db, PASSPHRASE)
     pristine = tmp_path / "v5.db"
     shutil.copy(paths.db, pristine)
     rng = random.Random(11)

@@ -10,6 +10,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from companion.activity import journal
 from companion.paths import VaultPaths
 from companion.vault import Vault
@@ -101,3 +103,58 @@ def test_without_the_rewrite_the_command_says_where_the_words_remain(
     assert deleted.returncode == 0
     assert "still hold the deleted entry for up to 7 days" in deleted.stderr
     assert "companion backup --rewrite" in deleted.stderr
+
+
+def test_the_app_offers_to_rewrite_the_backups_after_a_delete(
+    created: tuple[VaultPaths, str],
+) -> None:
+    from companion.tui.screens.modals import ConfirmScreen
+    from tests.tui_helpers import drive, screen_text, settle, unlock
+
+    paths = created[0]
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        journal.add(vault, SECRET)
+        vault.backup("manual")
+        key, vault_id = vault._data_key, vault.header.vault_id
+    assert readable_copies(paths.backups, [key], vault_id)
+
+    async def scenario(app, pilot):  # type: ignore[no-untyped-def]
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        entries = app.screen.query_one("#entries")
+        entries.focus()
+        entries.highlighted = 0
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.click("#yes")  # delete the entry
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        offer = screen_text(app)
+        assert "the deleted entry until" in offer and "restore points go" in offer
+        await pilot.click("#yes")  # rewrite the backups
+        await settle(pilot)
+
+    drive(paths, scenario)
+    assert readable_copies(paths.root, [key], vault_id) == []
+
+
+@pytest.mark.damages_vault
+def test_a_damaged_vault_keeps_its_backups(created: tuple[VaultPaths, str], passfile: Path) -> None:
+    """Rewriting the backups of a vault with damage would drop the copies it can be restored
+    from: refused, and said why."""
+    paths = created[0]
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        journal.add(vault, "kept in the backup")
+        journal.add(vault, "another day")
+        vault.backup("manual")
+    before = sorted(p.name for p in paths.backups.iterdir())
+    conn = sqlite3.connect(paths.db, isolation_level=None)
+    conn.execute("DELETE FROM journal_entry WHERE id = 1")
+    conn.close()
+    rewrite = run_cli(
+        "--data-dir", str(paths.root), "--passphrase-file", str(passfile), "backup", "--rewrite"
+    )
+    assert rewrite.returncode == 65, rewrite.stderr
+    assert "backups were kept" in rewrite.stderr
+    assert sorted(p.name for p in paths.backups.iterdir()) == before

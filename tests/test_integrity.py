@@ -241,3 +241,109 @@ def test_a_trigger_planted_in_the_file_is_reported(
     )
     with opened(created[0]) as vault:
         assert any("trigger" in f.describe() for f in vault.findings)
+
+
+def _take_back_to_schema_5(db: Path) -> None:
+    """Drop what schema 6 added, as a v5 vault looked: the next upgrade would then MAC rows
+    whatever they hold."""
+    from companion.vault import migrations
+
+    statements = []
+    for table in migrations.SEALED:
+        statements.append(f'ALTER TABLE "{table}" DROP COLUMN "row_mac"')
+        statements.append(f'ALTER TABLE "{table}" DROP COLUMN "row_version"')
+    edit(
+        db,
+        *statements,
+        'ALTER TABLE "header" DROP COLUMN "hmac"',
+        'DROP TABLE "manifest"',
+        'DROP TABLE "session_epoch"',
+        "PRAGMA user_version = 5",
+    )
+
+
+def test_tables_taken_back_to_schema_5_are_damage_not_an_upgrade(
+    created: tuple[VaultPaths, str], db: Path, passfile: Path
+) -> None:
+    paths = created[0]
+    with opened(paths) as vault:
+        private = chat.start(vault, "not for memory", off_record=True).id
+        chat.add_message(vault, private, "user", "said off the record")
+    _take_back_to_schema_5(db)
+    edit(db, f"UPDATE chat_session SET off_record = 0 WHERE id = {private}")
+
+    code, _ = verify_cli(paths, passfile)
+    assert code == 65
+    with pytest.raises(VaultDamaged) as info:
+        opened(paths)
+    assert "taken back to a format from before every record was authenticated" in str(info.value)
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 5  # nothing was upgraded
+    conn.close()
+
+
+def test_an_honest_old_vault_upgrades_and_its_slot_then_carries_the_floor(
+    created: tuple[VaultPaths, str], db: Path, passfile: Path
+) -> None:
+    """A real schema 5 vault (its slots wrapped as schema 5 wrapped them) upgrades; afterwards
+    taking it back again is caught, and a payload damaged before the upgrade stays damaged."""
+    from benchmarks.vault_bench import downgrade_to_schema_5
+
+    paths = created[0]
+    with opened(paths) as vault:
+        kept = journal.add(vault, "a good day").id
+        broken = journal.add(vault, "a day the disk ate").id
+    downgrade_to_schema_5(db, PASSPHRASE)
+    conn = sqlite3.connect(db, isolation_level=None)
+    sql = "SELECT payload FROM journal_entry WHERE id = ?"
+    (payload,) = conn.execute(sql, (broken,)).fetchone()
+    flipped = bytearray(payload)
+    flipped[-1] ^= 1
+    conn.execute("UPDATE journal_entry SET payload = ? WHERE id = ?", (bytes(flipped), broken))
+    conn.close()
+
+    with opened(paths) as vault:  # the upgrade
+        assert journal.get(vault, kept).text == "a good day"
+    code, out = verify_cli(paths, passfile)
+    assert code == 65 and f"DAMAGED: journal_entry {broken}" in out
+    assert f"journal_entry {kept}" not in out
+
+    _take_back_to_schema_5(db)
+    with pytest.raises(VaultDamaged):
+        opened(paths)
+
+
+def test_text_that_is_not_utf8_in_a_column_is_reported_not_a_crash(
+    created: tuple[VaultPaths, str], db: Path, passfile: Path
+) -> None:
+    paths = created[0]
+    with opened(paths) as vault:
+        session = chat.start(vault).id
+        said = chat.add_message(vault, session, "user", "hello").id
+    edit(db, f"UPDATE chat_message SET role = CAST(X'FF75' AS TEXT) WHERE id = {said}")
+    code, out = verify_cli(paths, passfile)
+    assert code == 65, out
+    assert f"DAMAGED: chat_message {said}" in out
+
+
+def test_the_row_mac_message_is_the_canonical_json_the_format_document_gives() -> None:
+    """Rows are MACed over a hand-built encoding (for speed); it must stay byte for byte the
+    documented canonical JSON, or an independent reader could not check a row."""
+    from companion.vault import crypto, integrity
+    from companion.vault.models import Fact
+
+    fmt = integrity.row_format(Fact)
+    tricky = ['say "no"', "back\\slash", "line\nbreak\ttab\x01", "Zoë 🌊", "", None, -3, 0, 2**70]
+    for i in range(len(tricky)):
+        values = [tricky[(i + k) % len(tricky)] for k in range(len(fmt.plain))]
+        payload = bytes([i]) * 40
+        expected = crypto.canonical_json(
+            [
+                "row",
+                "fact",
+                str(1000 + i),
+                dict(zip(fmt.plain, values, strict=True)),
+                hashlib.sha256(payload).hexdigest(),
+            ]
+        )
+        assert fmt.message(1000 + i, payload, values) == expected

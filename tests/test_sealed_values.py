@@ -163,7 +163,7 @@ def test_an_independent_reader_following_the_format_document_opens_records(creat
     data_key = AESGCM(kek).decrypt(
         base64.b64decode(slot["nonce"]),
         base64.b64decode(slot["wrapped"]),
-        canonical(["companion-slot", 1, body["vault_id"], "passphrase"]),
+        canonical(["companion-slot", 1, body["vault_id"], "passphrase", 6]),
     )
     record_key = HKDF(hashes.SHA256(), 32, None, b"companion record seal v1").derive(data_key)
     sealed = conn.execute("SELECT payload FROM journal_entry WHERE id = ?", (entry.id,)).fetchone()[

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
@@ -87,16 +87,50 @@ def fingerprint(vault: Vault, moment: datetime, title: str, text: str) -> str:
     return _fingerprint(vault.sealer, local_minute(moment), title, text)
 
 
-def refingerprint(sealer: Sealer) -> None:
+def refingerprint(old: Sealer, new: Sealer) -> None:
     """The vault's rekey hook: fingerprints are keyed, so they follow the new key. The minute
-    is the one stored with the entry; entries from before it was stored use today's zone."""
-    for row in JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload):
-        data = sealer.open(JournalEntry.kind(), row.id, row.payload)
+    is the one stored with the entry; for entries from before it was stored, the one their
+    old fingerprint was made with (see ``_written_minute``)."""
+    query = JournalEntry.select(
+        JournalEntry.id, JournalEntry.created_at, JournalEntry.fingerprint, JournalEntry.payload
+    )
+    offsets: list[timedelta] = []
+    for row in query:
+        data = new.open(JournalEntry.kind(), row.id, row.payload)
         title, text = str(data.get("title", "")), str(data.get("text", ""))
-        minute = str(data.get("minute") or local_minute(clock.parse_stamp(row.created_at)))
-        mark = _fingerprint(sealer, minute, title, text)
+        minute = str(data.get("minute") or "") or _written_minute(
+            old, row.fingerprint, clock.parse_stamp(row.created_at), title, text, offsets
+        )
+        mark = _fingerprint(new, minute, title, text)
         # The vault gives every row a new MAC under the new key after the hooks have run.
         JournalEntry.update(fingerprint=mark).where(JournalEntry.id == row.id).execute()
+
+
+def _written_minute(
+    old: Sealer,
+    mark: str | None,
+    moment: datetime,
+    title: str,
+    text: str,
+    offsets: list[timedelta],
+) -> str:
+    """The local minute an old entry's fingerprint was made with. Only its UTC time is
+    stored, and the zone it was written in may not be today's, so try today's zone, then the
+    offsets that matched before, then every offset there is (-12:00 to +14:00)."""
+    here = local_minute(moment)
+    if not mark or _fingerprint(old, here, title, text) == mark:
+        return here
+    utc = moment.astimezone(UTC)
+    for offset in [*offsets, *ALL_OFFSETS]:
+        minute = (utc + offset).strftime("%Y-%m-%dT%H:%M")
+        if _fingerprint(old, minute, title, text) == mark:
+            if offset not in offsets:
+                offsets.insert(0, offset)
+            return minute
+    return here  # not found (edited outside the app?): today's zone, as before
+
+
+ALL_OFFSETS = [timedelta(minutes=15 * q) for q in range(-48, 57)]
 
 
 def add(

@@ -157,6 +157,17 @@ class CompanionApp(App[None]):
         self.switch_mode("today")
         self.call_after_refresh(self.prewarm, ("journal", "checkin", "chat", "memory"))
         self.after_unlock()
+        if message.vault.findings:
+            where = "; ".join(f.describe() for f in message.vault.findings[:3])
+            self.notify(
+                f"Some of the vault was changed outside Companion ({where}). Your other records "
+                "are fine. `companion verify` lists everything; `companion restore` goes back "
+                "to a backup.",
+                title="Damage found",
+                severity="error",
+                markup=False,
+                timeout=30,
+            )
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:

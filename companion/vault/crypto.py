@@ -176,8 +176,15 @@ def recovery_kek(recovery_key: bytes, salt: bytes) -> bytes:
     return hkdf(recovery_key, b"companion recovery v1", salt)
 
 
-def slot_aad(vault_id: str, slot_kind: str) -> bytes:
-    return canonical_json(["companion-slot", FORMAT_VERSION, vault_id, slot_kind])
+SCHEMA_FLOOR = 6
+"""Key slots wrapped since schema 6 name it in their associated data: the vault they open has
+rows with MACs, so its tables taken back to schema 5 (and re-upgraded, which would MAC whatever
+was changed meanwhile) are damage. A slot without it is from before and opens any schema."""
+
+
+def slot_aad(vault_id: str, slot_kind: str, floor: int = SCHEMA_FLOOR) -> bytes:
+    parts: list[object] = ["companion-slot", FORMAT_VERSION, vault_id, slot_kind]
+    return canonical_json([*parts, floor] if floor else parts)
 
 
 def wrap_key(kek: bytes, data_key: bytes, aad: bytes) -> tuple[bytes, bytes]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged, VaultDamaged, WrongPassphrase
 from companion.paths import VaultPaths, private_dir
-from companion.vault import backup, integrity, keys, migrations, session
+from companion.vault import backup, checks, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.files import check_file, check_header_mac, read_header
 from companion.vault.lock import VaultLock
@@ -24,7 +24,7 @@ class VerifyReport:
     counts: dict[str, int] = field(default_factory=dict)
     damaged: list[tuple[str, str]] = field(default_factory=list)
     """(table, id) of each record whose payload or columns fail their check."""
-    findings: list[integrity.Finding] = field(default_factory=list)
+    findings: list[checks.Finding] = field(default_factory=list)
     """Damage found by the integrity manifest (deleted, added or rolled-back rows)."""
     structure: str = "ok"
 
@@ -36,15 +36,14 @@ class VerifyReport:
 def verify_connection(
     conn: sqlite3.Connection, sealer: Sealer, keys: integrity.Keys
 ) -> VerifyReport:
-    """Decrypt and authenticate every sealed value, every row's MAC and the manifest; report
-    damage by kind and id only."""
+    """Authenticate every record (its row MAC covers the sealed payload too, see
+    checks.full_check) and the manifest; report damage by kind and id only."""
     report = VerifyReport()
     result = conn.execute("PRAGMA integrity_check").fetchall()
     if [r[0] for r in result] != ["ok"]:
         report.structure = "; ".join(str(r[0]) for r in result[:5])
     if migrations.schema_version(conn) >= 6:
-        # One read of every row: payload, row MAC and the manifest's sums together.
-        found, actual = integrity.full_check(conn, keys, sealer)
+        found, actual = checks.full_check(conn, keys)
         report.counts = {table: count for table, (count, _) in actual.tables.items()}
         for finding in found:
             if finding.record is None:
@@ -67,7 +66,7 @@ def verify_connection(
 
 
 def verify(vault: Vault) -> VerifyReport:
-    """Every record of the open vault, decrypted and authenticated."""
+    """Every record of the open vault, authenticated."""
     return verify_connection(vault.conn, vault.sealer, vault.keys)
 
 
@@ -79,16 +78,22 @@ def verify_backup(file: Path, paths: VaultPaths, passphrase: str) -> VerifyRepor
     if problem:
         raise VaultDamaged(f"the backup {file} is damaged ({problem}).")
     header = read_header(file, VaultPaths(file.parent))
-    data_key = keys.open_with_passphrase(header, passphrase)
-    if data_key is None:
+    opened = keys.open_with_passphrase(header, passphrase)
+    if opened is None:
         raise WrongPassphrase(
             "that passphrase does not open this backup (or its header is damaged). A backup "
             "opens with the passphrase that was current when it was made."
         )
+    data_key = opened.data_key
     mac_keys = integrity.Keys(data_key)
     check_header_mac(header, mac_keys, VaultPaths(file.parent))
     conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
     try:
+        if migrations.schema_version(conn) < opened.floor:
+            raise VaultDamaged(
+                f"the backup {file} is damaged (its tables were taken back to a format from "
+                "before every record was authenticated, outside Companion)."
+            )
         return verify_connection(conn, Sealer(data_key, header.vault_id), mac_keys)
     except sqlite3.DatabaseError:
         raise VaultDamaged(

@@ -1,43 +1,39 @@
-"""Opening, creating and writing the vault.
+"""Opening and creating the vault, its keys and its backups (rows: see records.py).
 
 The database is opened read-only until the passphrase has unwrapped the data key, so a wrong
-passphrase or a damaged file never changes a byte. Writes go through :meth:`Vault.transaction`,
-which turns "disk full" into an error a person can act on.
+passphrase or a damaged file never changes a byte.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import logging
 import os
 import sqlite3
-import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import peewee as pw
 
 from companion.errors import (
-    DiskFull,
-    RecordDamaged,
     VaultDamaged,
     VaultExists,
     VaultMissing,
 )
 from companion.paths import VaultPaths, private_dir, touch_private
-from companion.vault import backup, crypto, integrity, keys, migrations, session
+from companion.vault import backup, checks, crypto, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.files import check_header_mac, damaged, read_header, read_session_epoch
 from companion.vault.header import Header
 from companion.vault.lock import VaultLock
-from companion.vault.models import SEALED_TABLES, HeaderRow, Record, db
+from companion.vault.models import SEALED_TABLES, HeaderRow, db
+from companion.vault.records import Records, storage_errors
 
 log = logging.getLogger("companion.vault")
 
-RekeyHook = Callable[[Sealer], None]
+RekeyHook = Callable[[Sealer, Sealer], None]
+"""Called with the old sealer and the new one, inside rekey's transaction."""
 
 PRAGMAS = {
     "journal_mode": "wal",
@@ -49,64 +45,25 @@ PRAGMAS = {
 }
 
 
-def tuples(query: Any) -> Iterator[tuple[Any, ...]]:
-    """A select's rows as SQLite gives them, without building models or converting values
-    (a whole table reads a third faster)."""
-    return iter(query.model._meta.database.execute(query))
-
-
-def is_storage_error(exc: BaseException | None) -> bool:
-    """True when ``exc`` or what it arose from is "no space" (a failed COMMIT is often
-    followed by a failed ROLLBACK, which hides the first error)."""
-    seen = 0
-    while exc is not None and seen < 10:
-        if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
-            return True
-        text = str(exc).lower()
-        if any(word in text for word in ("full", "disk i/o", "too large", "file size")):
-            return True
-        exc, seen = exc.__cause__ or exc.__context__, seen + 1
-    return False
-
-
-@contextlib.contextmanager
-def storage_errors() -> Iterator[None]:
-    """Translate out-of-space failures; the transaction has already rolled back."""
-    try:
-        yield
-    except (sqlite3.DatabaseError, pw.DatabaseError, OSError) as exc:
-        if is_storage_error(exc):
-            raise DiskFull(
-                "could not save: the disk is full (or a file size limit was reached). "
-                "Nothing was changed and what you had before is intact; free some space and "
-                "try again."
-            ) from None
-        raise
-
-
-class Vault:
+class Vault(Records):
     """An unlocked vault: the database, the sealer, and the lock that keeps it ours."""
 
     def __init__(self, paths: VaultPaths, header: Header, data_key: bytes, lock: VaultLock) -> None:
-        self.paths = paths
-        self.header = header
-        self.sealer = Sealer(data_key, header.vault_id)
-        self.keys = integrity.Keys(data_key)
-        self._data_key = data_key
-        self._lock = lock
-        self._write_lock = threading.RLock()
-        self.generation = 0
-        """Counts committed writes, so views can tell whether what they show is stale."""
-        self.manifest: integrity.Manifest | None = None
-        """The integrity manifest as of the last write; None while it cannot be trusted."""
-        self.findings: list[integrity.Finding] = []
-        """What the unlock-time integrity check found (see :meth:`check_integrity`)."""
-        self._manifest_dirty = False
-        self.database = pw.SqliteDatabase(
+        database = pw.SqliteDatabase(
             str(paths.db), pragmas=PRAGMAS, thread_safe=False, check_same_thread=False
         )
+        super().__init__(database, Sealer(data_key, header.vault_id), integrity.Keys(data_key))
+        self.paths = paths
+        self.header = header
+        self._data_key = data_key
+        self._lock = lock
+        self.findings: list[checks.Finding] = []
+        """What the unlock-time integrity check found (see :meth:`check_integrity`)."""
         db.initialize(self.database)
         self.database.connect()
+        # Text that is not UTF-8 (planted in a plaintext column) is read with its bad bytes
+        # escaped instead of stopping the query: the row then fails its MAC, as damage does.
+        self.conn.text_factory = checks.lenient_text
 
     # -- opening ------------------------------------------------------------------------
 
@@ -135,7 +92,9 @@ class Vault:
                     conn.execute("PRAGMA journal_mode = DELETE")
                     migrations.create_v1(conn)
                     mac_keys = integrity.Keys(data_key)
-                    migrations.migrate(conn, _keyed_steps(mac_keys))
+                    migrations.migrate(
+                        conn, _keyed_steps(mac_keys, Sealer(data_key, header.vault_id))
+                    )
                     body = header.to_body()
                     conn.execute(
                         "INSERT INTO header (id, body, sha256, hmac) VALUES (1, ?, ?, ?)",
@@ -172,24 +131,32 @@ class Vault:
         try:
             header = read_header(paths.db, paths)
             epoch = read_session_epoch(paths.db) if session_token is not None else None
-            data_key = keys.open_data_key(header, passphrase, recovery_key, session_token, epoch)
-            check_header_mac(header, integrity.Keys(data_key), paths)
-            vault = cls(paths, header, data_key, lock)
+            opened = keys.open_data_key(header, passphrase, recovery_key, session_token, epoch)
+            check_header_mac(header, integrity.Keys(opened.data_key), paths)
+            vault = cls(paths, header, opened.data_key, lock)
         except BaseException:
             lock.release()
             raise
         try:
-            vault._after_unlock(daily_backup, progress)
+            vault._after_unlock(daily_backup, progress, opened)
         except BaseException:
             vault.close()
             raise
         log.info("vault unlocked")
         return vault
 
-    def _after_unlock(self, daily_backup: bool, progress: Progress | None) -> None:
+    def _after_unlock(
+        self, daily_backup: bool, progress: Progress | None, opened: keys.Opened
+    ) -> None:
         conn = self.conn
         try:
             version = migrations.schema_version(conn)
+            if version < opened.floor:
+                raise damaged(
+                    self.paths,
+                    "its tables were taken back to a format from before every record was "
+                    "authenticated, outside Companion",
+                )
             if version > migrations.CURRENT_VERSION:
                 raise VaultDamaged(
                     f"this vault uses schema {version}, newer than this Companion understands "
@@ -198,7 +165,12 @@ class Vault:
             if version < migrations.CURRENT_VERSION:
                 with storage_errors():
                     self.backup(f"pre-migration-v{version}")
-                    reached = migrations.migrate(conn, _keyed_steps(self.keys, progress))
+                    header = self._rewrapped(opened)
+                    reached = migrations.migrate(
+                        conn, _keyed_steps(self.keys, self.sealer, progress, header)
+                    )
+                    if header is not None and 6 in reached:
+                        self.header = header
                 log.info("migrated schema to %s", reached[-1] if reached else version)
             self.check_integrity()
             backup.sweep_leftovers(self.paths)
@@ -208,10 +180,18 @@ class Vault:
         except sqlite3.DatabaseError:
             raise damaged(self.paths, "its database structure cannot be read") from None
 
-    def check_integrity(self) -> list[integrity.Finding]:
+    def _rewrapped(self, opened: keys.Opened) -> Header | None:
+        """The header with the slot just opened wrapped again for schema 6 (see
+        crypto.SCHEMA_FLOOR); the other slot follows when it is next used or replaced."""
+        slot = opened.rewrapped(self.header.vault_id)
+        if slot is None:
+            return None
+        return self.header.replaced({**self.header.slots, slot.kind: slot})
+
+    def check_integrity(self) -> list[checks.Finding]:
         """The cheap check (manifest MAC, row counts, no foreign triggers); a full check of
         every row is :func:`companion.vault.maintenance.verify`."""
-        self.findings, self.manifest = integrity.quick_check(self.conn, self.keys)
+        self.findings, self.manifest = checks.quick_check(self.conn, self.keys)
         if self.findings:
             log.warning("integrity check found damage in %d place(s)", len(self.findings))
         return self.findings
@@ -228,154 +208,6 @@ class Vault:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # -- writing ------------------------------------------------------------------------
-
-    @property
-    def conn(self) -> sqlite3.Connection:
-        connection: sqlite3.Connection = self.database.connection()
-        return connection
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One durable write transaction (BEGIN IMMEDIATE ... COMMIT with fsync). The manifest
-        is written once, at the end of the outermost one; a rollback restores it."""
-        with self._write_lock:
-            saved = self.manifest.copy() if self.manifest is not None else None
-            outermost = not self.database.in_transaction()
-            try:
-                with storage_errors(), self.database.atomic("IMMEDIATE"):
-                    yield
-                    if outermost and self._manifest_dirty and self.manifest is not None:
-                        integrity.write_manifest(self.conn, self.keys, self.manifest)
-                        self._manifest_dirty = False
-            except BaseException:
-                self.manifest = saved
-                raise
-        self.generation += 1
-
-    def _row(self, model: type[Record], rid: Any) -> dict[str, Any] | None:
-        pk = model.key_column()
-        found = integrity.rows(self.conn, model, f'"{pk}" = ?', (rid,))
-        return next(found, None)
-
-    def _write(
-        self,
-        model: type[Record],
-        old: dict[str, Any],
-        changes: dict[str, Any],
-        payload: dict[str, Any] | None,
-        fresh: bool = False,
-    ) -> None:
-        """Write one row's new values with its next version and MAC, and account for it in
-        the manifest. A row that fails its MAC is not rewritten: that would launder the damage."""
-        table, pk = model.kind(), model.key_column()
-        if not fresh and not self.keys.check_row(table, old, pk):
-            raise RecordDamaged(table, old[pk])
-        row = {**old, **integrity.stored(model, changes)}
-        if payload is not None:
-            row["payload"] = self.sealer.seal(table, row[pk], payload)
-        row["row_version"] = int(old.get("row_version") or 0) + 1
-        row["row_mac"] = self.keys.row(table, row, pk)
-        names = [n for n in row if n != pk and (n not in old or row[n] != old[n])]
-        assignments = ", ".join(f'"{n}" = ?' for n in names)
-        self.conn.execute(
-            f'UPDATE "{table}" SET {assignments} WHERE "{pk}" = ?',
-            [*(row[n] for n in names), row[pk]],
-        )
-        if self.manifest is not None:
-            if not fresh:
-                self.manifest.remove(table, old.get("row_mac"))
-            self.manifest.add(table, row["row_mac"])
-            self._manifest_dirty = True
-
-    def insert(self, model: type[Record], payload: dict[str, Any], **meta: Any) -> int:
-        """Insert a row and seal its payload under the id SQLite gave it."""
-        with self.transaction():
-            rid = model.insert(payload=b"", **meta).execute()
-            if model.key_column() != "id":
-                rid = meta.get(model.key_column(), rid)
-            row = self._row(model, rid)
-            assert row is not None
-            self._write(model, row, {}, payload, fresh=True)
-        return int(rid) if isinstance(rid, int) else rid
-
-    def update(
-        self, model: type[Record], rid: Any, payload: dict[str, Any] | None = None, **meta: Any
-    ) -> None:
-        with self.transaction():
-            row = self._row(model, rid)
-            if row is not None:
-                self._write(model, row, meta, payload)
-
-    def put(self, model: type[Record], rid: Any, payload: dict[str, Any], **meta: Any) -> None:
-        """Insert or replace the row with this key (settings, the profile)."""
-        with self.transaction():
-            row = self._row(model, rid)
-            if row is None:
-                self.insert(model, payload, **{model.key_column(): rid}, **meta)
-            else:
-                self._write(model, row, meta, payload)
-
-    def update_where(self, model: type[Record], where: Any, **meta: Any) -> int:
-        """Change plaintext columns of every row ``where`` selects; damaged rows are left as
-        they are (and stay reported). Returns how many rows changed."""
-        names = integrity.columns_of(model)
-        changed = 0
-        with self.transaction():
-            query = model.select() if where is None else model.select().where(where)
-            for values in list(tuples(query)):
-                row = dict(zip(names, values, strict=True))
-                try:
-                    self._write(model, row, meta, None)
-                except RecordDamaged:
-                    continue
-                changed += 1
-        return changed
-
-    def delete_where(self, model: type[Record], where: Any) -> int:
-        """Delete the rows ``where`` selects (None: all), with what depends on them: rows that
-        cascade are deleted, links that would go null are cleared, each through this door."""
-        table, pk = model.kind(), model.key_column()
-        key = model._meta.primary_key
-        with self.transaction():
-            query = model.select(key, model.row_mac)
-            found = list(tuples(query if where is None else query.where(where)))
-            ids = [rid for rid, _ in found]
-            for chunk in _chunks(ids):
-                for fk, child in model._meta.backrefs.items():
-                    if fk.on_delete == "CASCADE":
-                        self.delete_where(child, fk << chunk)
-                    else:
-                        self.update_where(child, fk << chunk, **{fk.name: None})
-                marks = ", ".join("?" * len(chunk))
-                self.conn.execute(f'DELETE FROM "{table}" WHERE "{pk}" IN ({marks})', chunk)
-            if self.manifest is not None and found:
-                for _, mac in found:
-                    self.manifest.remove(table, mac)
-                self._manifest_dirty = True
-        return len(found)
-
-    def erase_traces(self) -> None:
-        """After a delete: fold the WAL into the file and empty it, so the deleted words'
-        old pages are gone from disk (secure_delete already zeroes them in the file)."""
-        with self._write_lock, contextlib.suppress(sqlite3.DatabaseError):
-            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-
-    def unseal(self, model: type[Record], rid: Any, sealed: bytes) -> dict[str, Any]:
-        """The payload alone; use :meth:`open` where the row's flags and links matter."""
-        return self.sealer.open(model.kind(), rid, sealed)
-
-    def authentic(self, instance: Record) -> bool:
-        """Whether a row read whole still carries the MAC of what Companion wrote."""
-        model = type(instance)
-        return self.keys.check_row(model.kind(), integrity.row_of(instance), model.key_column())
-
-    def open(self, instance: Record) -> dict[str, Any]:
-        """A row read whole: its payload, once every column is checked against its MAC."""
-        if not self.authentic(instance):
-            raise RecordDamaged(type(instance).kind(), instance.get_id())
-        return self.unseal(type(instance), instance.get_id(), instance.payload)  # type: ignore[attr-defined]
 
     # -- keys ---------------------------------------------------------------------------
 
@@ -427,9 +259,10 @@ class Vault:
         """Re-encrypt every record under a fresh data key; returns the new recovery key.
 
         ``hooks`` come from the owners of keyed columns (journal fingerprints): each gets the
-        new sealer inside the same transaction, after every payload is sealed under it. A vault
-        with damage is not rekeyed: new MACs over damaged rows would hide the damage."""
-        found, _ = integrity.full_check(self.conn, self.keys)
+        old and the new sealer inside the same transaction, after every payload is sealed under
+        the new one. A vault with damage is not rekeyed: new MACs over damaged rows would hide
+        the damage."""
+        found, _ = checks.full_check(self.conn, self.keys)
         if found:
             raise VaultDamaged(
                 f"the vault has damage ({found[0].describe()}), so it was not re-encrypted. "
@@ -455,8 +288,8 @@ class Vault:
                         (sealer.seal_bytes(table, rid, "payload", plain), rid),
                     )
             for hook in hooks:
-                hook(sealer)
-            manifest = integrity.seal_all(conn, mac_keys)
+                hook(self.sealer, sealer)
+            manifest = checks.seal_all(conn, mac_keys)
             integrity.write_manifest(conn, mac_keys, manifest)
             self._write_header(header, mac_keys)
             self._manifest_dirty = False
@@ -475,7 +308,14 @@ class Vault:
     def rewrite_backups(self) -> int:
         """Replace every backup and set-aside vault with one backup of the vault as it is now,
         so what was deleted (or sealed under a retired key) is in no copy. Returns how many
-        older copies went; their restore points go with them."""
+        older copies went; their restore points go with them. A damaged vault keeps its
+        backups: they may be what the user restores from."""
+        found, _ = checks.full_check(self.conn, self.keys)
+        if found:
+            raise VaultDamaged(
+                f"the vault has damage ({found[0].describe()}), so its backups were kept: one "
+                "of them may be what you restore from. Run `companion verify` to see it all."
+            )
         self.erase_traces()
         fresh = self.backup("rewritten")
         removed = 0
@@ -489,18 +329,26 @@ class Vault:
 Progress = Callable[[int, int], None]
 
 
-def _chunks(ids: list[Any], size: int = 500) -> Iterator[list[Any]]:
-    for start in range(0, len(ids), size):
-        yield ids[start : start + size]
-
-
-def _keyed_steps(mac_keys: integrity.Keys, progress: Progress | None = None) -> migrations.Keyed:
+def _keyed_steps(
+    mac_keys: integrity.Keys,
+    sealer: Sealer,
+    progress: Progress | None = None,
+    header: Header | None = None,
+) -> migrations.Keyed:
     """The parts of schema steps that need the key, run inside the step's own transaction."""
 
     def keyed(conn: sqlite3.Connection, version: int) -> None:
         if version == 6:
-            manifest = integrity.seal_all(conn, mac_keys, progress)
+            manifest = checks.seal_all(conn, mac_keys, progress, sealer)
             integrity.write_manifest(conn, mac_keys, manifest)
+            if header is not None:  # the opened slot, wrapped again with the schema floor
+                body = header.to_body()
+                conn.execute(
+                    "UPDATE header SET body = ?, sha256 = ?, hmac = ? WHERE id = 1",
+                    (body, Header.checksum(body), mac_keys.header(body)),
+                )
+                header.stored_body, header.stored_mac = body, mac_keys.header(body)
+                return
             row = conn.execute("SELECT body FROM header WHERE id = 1").fetchone()
             if row is not None:
                 conn.execute("UPDATE header SET hmac = ? WHERE id = 1", (mac_keys.header(row[0]),))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -113,18 +114,29 @@ class DataScreen(CompanionScreen[None]):
     def refresh_data(self) -> None:
         """Reload what the screen shows from the vault (cheap; heavy work goes in workers)."""
 
-    def offer_forget(self, learned: list[store.FactView], what: str) -> None:
+    def after_delete(self, learned: list[store.FactView], what: str) -> None:
+        """After deleting something: offer to forget what was learned from it, then to take
+        it out of the backups too."""
+        self.offer_forget(learned, what, then=lambda: self.offer_backup_rewrite(what))
+
+    def offer_forget(
+        self, learned: list[store.FactView], what: str, then: Callable[[], None] | None = None
+    ) -> None:
         """After deleting something, offer to forget what was learned from it."""
         from companion.tui.screens.modals import ConfirmScreen
         from companion.usecases import journaling
 
         if not learned:
+            if then is not None:
+                then()
             return
 
         def forget(yes: bool | None) -> None:
             if yes:
                 journaling.forget(self.unlocked, learned)
                 self.notify(f"Forgot {len(learned)} thing(s) learned from {what}.")
+            if then is not None:
+                then()
 
         listing = "\n".join(f"- {f.text}" for f in learned[:8])
         self.app.push_screen(
@@ -134,6 +146,50 @@ class DataScreen(CompanionScreen[None]):
                 "Keep them",
             ),
             forget,
+        )
+
+    def offer_backup_rewrite(self, what: str) -> None:
+        """The words just deleted are gone from the vault file, but older backups hold them
+        until they rotate out: offer to rewrite the backups now."""
+        from companion.tui.screens.modals import ConfirmScreen
+        from companion.vault import backup
+
+        held = len(backup.held_copies(self.vault.paths))
+        if not held:
+            return
+
+        def answer(yes: bool | None) -> None:
+            if yes:
+                self.notify("Rewriting the backups...", timeout=3)
+                self.rewrite_backups()
+
+        if held == 1:
+            holding = f"An older backup still holds {what} until it rotates out"
+        else:
+            holding = f"{held} older backups still hold {what} until they rotate out"
+        self.app.push_screen(
+            ConfirmScreen(
+                f"{holding} (after 7 days). Rewrite the backups now from your vault as it "
+                "is? The older restore points go.",
+                "Rewrite backups",
+                "Keep for now",
+            ),
+            answer,
+        )
+
+    @work(thread=True, exclusive=True, group="backups")
+    def rewrite_backups(self) -> None:
+        try:
+            removed = self.vault.rewrite_backups()
+        except CompanionError as err:
+            self.app.call_from_thread(
+                self.notify, str(err), severity="error", markup=False, timeout=10
+            )
+            return
+        self.app.call_from_thread(
+            self.notify,
+            f"Backups rewritten: {removed} older cop{'ies' if removed != 1 else 'y'} removed, "
+            "one backup of your vault as it is now kept.",
         )
 
     # -- hooks the app calls ----------------------------------------------------------------

@@ -303,11 +303,11 @@ class ChatScreen(DataScreen):
         def delete(yes: bool | None) -> None:
             if yes:
                 learned = chats.delete(self.vault, target)
-                self.offer_forget(learned, "this chat")
                 if self.session_id == target:
                     self.session_id = None
                 self.notify("Chat deleted.")
                 self.refresh_data()
+                self.after_delete(learned, "the deleted chat")
 
         self.app.push_screen(
             ConfirmScreen(

@@ -238,7 +238,7 @@ class JournalScreen(DataScreen):
                 self.fill("", "", "")
             self.notify(f"Deleted entry {entry_id}.")
             self.refresh_data()
-            self.offer_forget(learned, "this entry")
+            self.after_delete(learned, "the deleted entry")
 
         self.app.push_screen(
             ConfirmScreen(

@@ -315,6 +315,8 @@ class MemoryScreen(DataScreen):
                 f"daily memories and {erased.session_summaries} summaries."
             )
             self.refresh_data()
+            if not choices[1]:  # the backups were kept: they still hold what was erased
+                self.offer_backup_rewrite("what was erased")
 
         self.app.push_screen(
             TypedConfirmScreen(

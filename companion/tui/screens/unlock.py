@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Footer, Input, LoadingIndicator, Static
+from textual.widgets import Button, Footer, Input, LoadingIndicator, ProgressBar, Static
 
 from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
@@ -102,6 +102,7 @@ class UnlockScreen(CompanionScreen[None]):
                 yield Input(placeholder="Passphrase", password=True, id="passphrase")
             yield Static("", id="error")
             yield LoadingIndicator(id="working")
+            yield ProgressBar(id="upgrade", show_eta=False)
             with Horizontal(id="actions"):
                 yield Button(
                     "Create vault" if self.creating else "Unlock", variant="primary", id="go"
@@ -114,6 +115,7 @@ class UnlockScreen(CompanionScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#working").display = False
+        self.query_one("#upgrade").display = False
         if not self.creating:
             self.query_one("#restore").display = False
         self.set_timer(0.3, self.preload)
@@ -135,6 +137,8 @@ class UnlockScreen(CompanionScreen[None]):
 
     def busy(self, working: bool) -> None:
         self.query_one("#working").display = working
+        if not working:
+            self.query_one("#upgrade").display = False
         for button in self.query(Button):
             button.disabled = working
         for field in self.query(Input):
@@ -146,6 +150,21 @@ class UnlockScreen(CompanionScreen[None]):
         self.show_error("")
         self.query_one("#intro", Static).update(reason + " Enter your passphrase to unlock.")
         self.query_one("#passphrase", Input).focus()
+
+    def upgrade_progress(self, done: int, total: int) -> None:
+        """From the unlock worker, while a vault from an older Companion is upgraded."""
+        self.app.call_from_thread(self._show_upgrade, done, total)
+
+    def _show_upgrade(self, done: int, total: int) -> None:
+        bar = self.query_one("#upgrade", ProgressBar)
+        if not bar.display:
+            bar.display = True
+            self.query_one("#working").display = False
+            self.query_one("#intro", Static).update(
+                "Upgrading your vault so that every record is checked for changes made outside "
+                "Companion. This happens once; a backup was made first."
+            )
+        bar.update(total=total, progress=done)
 
     @on(Input.Changed, "#passphrase")
     def update_strength(self, event: Input.Changed) -> None:
@@ -186,7 +205,9 @@ class UnlockScreen(CompanionScreen[None]):
         from companion.vault import Vault
 
         try:
-            vault = Vault.unlock(self.app_paths, passphrase, daily_backup=False)
+            vault = Vault.unlock(
+                self.app_paths, passphrase, daily_backup=False, progress=self.upgrade_progress
+            )
         except CompanionError as err:
             self.app.call_from_thread(self.failed, err)
         else:
@@ -256,6 +277,7 @@ class UnlockScreen(CompanionScreen[None]):
                 self.app_paths,
                 recovery_key=crypto.parse_recovery_key(recovery_text),
                 daily_backup=False,
+                progress=self.upgrade_progress,
             )
             vault.change_passphrase(new_passphrase)
         except CompanionError as err:
@@ -292,7 +314,9 @@ class UnlockScreen(CompanionScreen[None]):
             if newest is None:
                 raise FileNotFoundError
             restore(newest, self.app_paths, passphrase)
-            vault = Vault.unlock(self.app_paths, passphrase, daily_backup=False)
+            vault = Vault.unlock(
+                self.app_paths, passphrase, daily_backup=False, progress=self.upgrade_progress
+            )
         except CompanionError as err:
             self.app.call_from_thread(self.failed, err)
         except FileNotFoundError:
