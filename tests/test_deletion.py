@@ -158,3 +158,29 @@ def test_a_damaged_vault_keeps_its_backups(created: tuple[VaultPaths, str], pass
     assert rewrite.returncode == 65, rewrite.stderr
     assert "backups were kept" in rewrite.stderr
     assert sorted(p.name for p in paths.backups.iterdir()) == before
+
+
+def test_a_forgotten_fact_leaves_the_vault_and_is_not_learned_again(
+    created: tuple[VaultPaths, str],
+) -> None:
+    from companion.activity import chat
+    from companion.memory import store
+
+    paths = created[0]
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        session = chat.start(vault).id
+        said = chat.add_message(vault, session, "user", "keep what I told you")
+        first = store.add_fact(
+            vault, SECRET, "history", "semantic", "said", [f"chat_message:{said.id}"]
+        )
+        newer = store.edit_fact(vault, first, SECRET + ", not even Dan")
+        run = store.start_run(vault)
+        store.finish_run(vault, run, "done", {"changes": [f"+ {SECRET}", "+ Likes tea"]})
+        store.forget_fact(vault, newer)
+        latest = store.latest_run(vault)
+        assert latest is not None and latest[1]["changes"] == ["+ Likes tea"]
+        assert (store.forgotten_mark(vault, SECRET), f"chat_message:{said.id}") in store.forgotten(
+            vault
+        )
+        key, vault_id = vault._data_key, vault.header.vault_id
+    assert readable_copies(paths.root, [key], vault_id) == []

@@ -46,11 +46,14 @@ def capture_from(vault: Vault, message: chat.Message) -> list[str]:
     if not found:
         return []
     existing = {f.text.lower() for f in store.live_facts(vault)}
-    forgotten = _forgotten(vault)
+    forgotten = store.forgotten(vault)  # (mark, evidence): not to be captured again
     saved = []
     source = evidence("chat_message", message.id)
     for item in found:
-        if item.text.lower() in existing or (item.text.lower(), source) in forgotten:
+        if (
+            item.text.lower() in existing
+            or (store.forgotten_mark(vault, item.text), source) in forgotten
+        ):
             continue
         store.add_fact(vault, item.text, item.category, "semantic", "said", [source])
         if item.category == "reminders":
@@ -61,11 +64,6 @@ def capture_from(vault: Vault, message: chat.Message) -> list[str]:
             )
         saved.append(item.text)
     return saved
-
-
-def _forgotten(vault: Vault) -> set[tuple[str, str]]:
-    """(text, evidence) of every fact the user deleted: not to be captured again."""
-    return {(f.text.lower(), ref) for f in store.deleted_facts(vault) for ref in f.evidence}
 
 
 def history(vault: Vault, session_id: int) -> list[dict[str, str]]:

@@ -193,11 +193,70 @@ def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> i
         )
 
 
+def forgotten_mark(vault: Vault, text: str) -> str:
+    """A keyed mark of a forgotten fact's words: enough to know them again, not to read them."""
+    return vault.sealer.mac("forgotten fact", _norm(text))
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split()).rstrip(".")
+
+
 def forget_fact(vault: Vault, fact_id: int) -> None:
-    """Mark deleted (kept so the same evidence never teaches it again)."""
+    """Delete a fact: its words, and those of the versions it replaced, leave the vault. What
+    stays is a keyed mark of the words and the evidence references, so the same words never
+    teach it again; the memory update log loses the lines that quoted it."""
     if Fact.get_or_none(Fact.id == fact_id) is None:
         raise InvalidInput(f"there is no fact {fact_id}.")
-    vault.update(Fact, fact_id, deleted=True, updated_at=clock.stamp())
+    with vault.transaction():
+        texts = []
+        for version in history(vault, fact_id):
+            if version.text:
+                texts.append(version.text)
+            mark = forgotten_mark(vault, version.text) if version.text else None
+            payload = {"text": "", "forgotten": mark, "evidence": version.evidence}
+            if mark is None:  # already erased: keep its mark
+                payload.pop("forgotten")
+            vault.update(
+                Fact, version.id, payload if mark else None, deleted=True, updated_at=clock.stamp()
+            )
+        _scrub_runs(vault, texts)
+    vault.erase_traces()
+
+
+def _scrub_runs(vault: Vault, texts: list[str]) -> None:
+    """Drop the lines of the memory update log that quote any of ``texts``."""
+    needles = [_norm(t) for t in texts if t.strip()]
+    if not needles:
+        return
+    for row in ExtractionRun.select():
+        try:
+            details = vault.open(row)
+        except RecordDamaged:
+            continue
+        changed = False
+        for key in ("changes", "dropped"):
+            lines = details.get(key)
+            if isinstance(lines, list):
+                kept = [ln for ln in lines if not any(n in _norm(str(ln)) for n in needles)]
+                if len(kept) != len(lines):
+                    details[key], changed = kept, True
+        if changed:
+            vault.update(ExtractionRun, row.id, details)
+
+
+def forgotten(vault: Vault) -> set[tuple[str, str]]:
+    """(mark of the words, evidence reference) of every fact the user deleted."""
+    found = set()
+    for row in Fact.select().where(Fact.deleted == 1):
+        try:
+            data = vault.open(row)
+        except RecordDamaged:
+            continue
+        mark = data.get("forgotten") or forgotten_mark(vault, str(data.get("text", "")))
+        for ref in data.get("evidence") or []:
+            found.add((str(mark), str(ref)))
+    return found
 
 
 def add_daily_memory(

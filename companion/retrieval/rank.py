@@ -1,0 +1,208 @@
+"""One index over the user's words, ranked with BM25 (IDF, so a name outweighs "today").
+
+Two ways to ask it. ``search`` is what a person types: every term must match, the last also as
+a prefix ("crav" finds "cravings"), "quoted phrases" match as phrases, best first and newer
+first on ties (or newest first). ``relevant`` is what the coach's context asks: any term may
+match, weighted, within a date span or on a weekday, of the kinds asked for.
+
+Postings are compact arrays (a doc number and a count per term): the ten-year vault's 72,000
+documents fit in tens of megabytes. A removed document is forgotten at once by the queries
+and its postings are dropped at the next ``compact``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from array import array
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from companion.retrieval import text as words
+
+K1 = 1.2
+B = 0.75
+PHRASE = re.compile(r'"([^"]+)"')
+
+
+@dataclass(frozen=True)
+class Doc:
+    kind: str  # journal | checkin | chat | fact | daily | summary
+    ref: int
+    day: date
+    text: str
+    stamp: str = ""  # sortable moment: ties and "newest first"
+    session: int | None = None
+
+
+@dataclass(frozen=True)
+class Scored:
+    doc: Doc
+    score: float
+
+
+class Index:
+    def __init__(self) -> None:
+        self._docs: list[Doc | None] = []
+        self._lengths = array("I")
+        self._number: dict[tuple[str, int], int] = {}
+        self._postings: dict[str, tuple[array[int], array[int]]] = {}
+        self._vocabulary: list[str] | None = None
+        self._live = 0
+        self._total = 0
+        self._removed = 0
+
+    def __len__(self) -> int:
+        return self._live
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def put(self, doc: Doc) -> None:
+        """Add a document, or replace the one of the same kind and ref."""
+        self.remove(doc.kind, doc.ref)
+        number = len(self._docs)
+        counts: dict[str, int] = {}
+        for term in words.terms(doc.text):
+            counts[term] = counts.get(term, 0) + 1
+        for term, count in counts.items():
+            found = self._postings.get(term)
+            if found is None:
+                found = self._postings[term] = (array("I"), array("I"))
+                self._vocabulary = None
+            found[0].append(number)
+            found[1].append(count)
+        length = sum(counts.values())
+        self._docs.append(doc)
+        self._lengths.append(length)
+        self._number[(doc.kind, doc.ref)] = number
+        self._live += 1
+        self._total += length
+
+    def remove(self, kind: str, ref: int) -> None:
+        number = self._number.pop((kind, ref), None)
+        if number is None:
+            return
+        self._docs[number] = None
+        self._live -= 1
+        self._total -= self._lengths[number]
+        self._removed += 1
+        if self._removed > 1000 and self._removed > self._live // 4:
+            self.compact()
+
+    def compact(self) -> None:
+        """Rebuild without the removed documents, so no posting remembers them."""
+        docs = [d for d in self._docs if d is not None]
+        self.__init__()  # type: ignore[misc]
+        for doc in docs:
+            self.put(doc)
+
+    def documents(self, kind: str | None = None) -> Iterable[Doc]:
+        return (d for d in self._docs if d is not None and (kind is None or d.kind == kind))
+
+    # -- asking ----------------------------------------------------------------------------
+
+    def _idf(self, df: int) -> float:
+        return math.log(1 + (self._live - df + 0.5) / (df + 0.5))
+
+    def _scores(self, weights: dict[str, float], keep: Callable[[Doc], bool]) -> dict[int, float]:
+        """BM25 of every document holding at least one term (terms weighted)."""
+        average = self._total / self._live if self._live else 1.0
+        scores: dict[int, float] = {}
+        for term, weight in weights.items():
+            found = self._postings.get(term)
+            if not found:
+                continue
+            numbers, counts = found
+            idf = self._idf(len(numbers)) * weight
+            for number, count in zip(numbers, counts, strict=True):
+                doc = self._docs[number]
+                if doc is None or not keep(doc):
+                    continue
+                norm = K1 * (1 - B + B * self._lengths[number] / average)
+                scores[number] = scores.get(number, 0.0) + idf * count * (K1 + 1) / (count + norm)
+        return scores
+
+    def _holding(self, term: str) -> set[int]:
+        found = self._postings.get(term)
+        return set(found[0]) if found else set()
+
+    def _prefixed(self, prefix: str) -> list[str]:
+        if self._vocabulary is None:
+            self._vocabulary = sorted(self._postings)
+        start = bisect.bisect_left(self._vocabulary, prefix)
+        out = []
+        for term in self._vocabulary[start:]:
+            if not term.startswith(prefix):
+                break
+            out.append(term)
+        return out
+
+    def search(
+        self, query: str, kind: str | None = None, limit: int = 50, newest: bool = False
+    ) -> list[Doc]:
+        """What a person types: all terms (the last also as a prefix), "phrases" as phrases."""
+        phrases = [p.strip().lower() for p in PHRASE.findall(query) if p.strip()]
+        rest = PHRASE.sub(" ", query)
+        raw = [w for w in words.words(rest) if w not in words.STOP]
+        required = [words.stem(w) for w in raw]
+        for phrase in phrases:
+            required += words.terms(phrase)
+        if not required and not phrases:
+            return []
+        # The last word as typed may be unfinished: any term it begins also matches.
+        last = raw[-1] if raw and not query.rstrip().endswith(('"', " ")) else None
+        alternatives: list[list[str]] = [[t] for t in required]
+        if last is not None:
+            alternatives[len(raw) - 1] = sorted({required[len(raw) - 1], *self._prefixed(last)})
+
+        def keep(doc: Doc) -> bool:
+            return kind is None or doc.kind == kind
+
+        candidates: set[int] | None = None
+        for options in alternatives:
+            holding: set[int] = set()
+            for term in options:
+                holding |= self._holding(term)
+            candidates = holding if candidates is None else candidates & holding
+            if not candidates:
+                return []
+        found = [n for n in candidates or () if (d := self._docs[n]) is not None and keep(d)]
+        if phrases:
+            found = [
+                n
+                for n in found
+                if all(p in " ".join(self._docs[n].text.lower().split()) for p in phrases)  # type: ignore[union-attr]
+            ]
+        weights = {t: 1.0 for options in alternatives for t in options}
+        scores = self._scores(weights, keep)
+        docs = [(scores.get(n, 0.0), self._docs[n]) for n in found]
+        if newest:
+            docs.sort(key=lambda item: item[1].stamp, reverse=True)  # type: ignore[union-attr]
+        else:
+            docs.sort(key=lambda item: (-round(item[0], 6), _neg(item[1].stamp)))  # type: ignore[union-attr]
+        return [d for _, d in docs[:limit] if d is not None]
+
+    def relevant(
+        self,
+        weights: dict[str, float],
+        keep: Callable[[Doc], bool],
+        limit: int = 10,
+    ) -> list[Scored]:
+        """What the coach's context asks: documents ``keep`` accepts, ranked by weighted
+        terms (any may match)."""
+        scores = self._scores(weights, keep)
+        ranked = sorted(scores.items(), key=lambda item: -item[1])[:limit]
+        return [Scored(self._docs[n], s) for n, s in ranked if self._docs[n] is not None]  # type: ignore[arg-type]
+
+    def in_span(self, keep: Callable[[Doc], bool], limit: int = 10) -> list[Doc]:
+        """Documents ``keep`` accepts, newest first (a date question with no other words)."""
+        found = [d for d in self._docs if d is not None and keep(d)]
+        found.sort(key=lambda d: d.stamp, reverse=True)
+        return found[:limit]
+
+
+def _neg(stamp: str) -> tuple[int, ...]:
+    """Sorts newer stamps first inside an ascending sort."""
+    return tuple(-ord(c) for c in stamp)

@@ -1,0 +1,92 @@
+"""Words as retrieval sees them: lower case, stemmed (Snowball, so "cravings" finds
+"craving"), function words dropped, short words kept (dad, mom, job, AA, NA)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import snowballstemmer
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+# Function words only: every word that could name a person, a feeling or a thing stays.
+STOP = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself no nor not now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves im ive id ill youre dont didnt doesnt isnt wasnt cant couldnt wont wouldnt
+    shouldnt arent werent hasnt havent hadnt thats theres whats lets also got get gets really
+    """.split()
+)
+
+# A word said one way and written another: the query side also looks for these stems.
+RELATED = {
+    "insomnia": ("sleep", "awak"),
+    "sleepless": ("sleep",),
+    "awak": ("sleep",),
+    "booz": ("drink", "alcohol"),
+    "alcohol": ("drink",),
+    "drunk": ("drink",),
+    "beer": ("drink",),
+    "wine": ("drink",),
+    "crave": ("urg",),
+    "urg": ("crave",),
+    "slip": ("relaps",),
+    "relaps": ("slip", "use"),
+    "anxious": ("anxieti", "panic"),
+    "anxieti": ("anxious", "panic"),
+    "sad": ("depress", "low"),
+    "depress": ("sad", "low"),
+    "angri": ("anger", "mad", "fight"),
+    "argu": ("fight",),
+    "fight": ("argu", "argument"),
+    "job": ("work",),
+    "work": ("job",),
+    "mom": ("mother", "mum"),
+    "mother": ("mom", "mum"),
+    "mum": ("mom", "mother"),
+    "dad": ("father",),
+    "father": ("dad",),
+    "meet": ("meeting",),
+}
+
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    return str(_stemmer.stemWord(word))
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, lower case, with "'s" and apostrophes folded away."""
+    out = []
+    for match in WORD.finditer(text.lower()):
+        word = match.group().replace("’", "'")
+        if word.endswith("'s"):
+            word = word[:-2]
+        out.append(word.replace("'", ""))
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """Index terms of ``text``, in order (duplicates kept, for term frequency)."""
+    return [stem(w) for w in words(text) if w not in STOP and (len(w) > 1 or w.isdigit())]
+
+
+def query_terms(text: str) -> list[str]:
+    """The terms of a question, each once, in order."""
+    seen: dict[str, None] = {}
+    for term in terms(text):
+        seen.setdefault(term, None)
+    return list(seen)
+
+
+def related(term: str) -> tuple[str, ...]:
+    return RELATED.get(term, ())
