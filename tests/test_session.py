@@ -54,6 +54,19 @@ def test_a_session_file_copied_before_lock_opens_nothing_after_it(created, passf
     assert entries(paths) == ["still open"]
 
 
+def test_lock_works_while_the_app_has_the_vault_open(created, passfile) -> None:
+    """The app holds the vault; `companion lock` from a shell still ends the session."""
+    paths, _ = created
+    token = start_session(passfile)
+    (path,) = session.runtime_dir().iterdir()
+    copy = path.read_bytes()
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False):  # what the open app holds
+        locked = run_cli("lock", env=child_env(COMPANION_NOW=NOW))
+        assert locked.returncode == 0, locked.stderr
+    path.write_bytes(copy)
+    assert with_session(token, "journal", "list").returncode == 77
+
+
 def test_a_backup_never_carries_the_session_epoch(created, passfile) -> None:
     paths, _ = created
     start_session(passfile)

@@ -9,7 +9,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from companion.errors import VaultDamaged
+from companion.errors import VaultBusy, VaultDamaged
 from companion.paths import VaultPaths
 from companion.vault import backup, integrity, session
 from companion.vault.header import Header, HeaderError
@@ -100,9 +100,14 @@ def end_sessions(paths: VaultPaths) -> bool:
     """`companion lock`: erase the epoch, so no copy of a session file opens the vault again,
     then delete this vault's session file. Needs no key. True when a session was open."""
     header = read_header(paths.db, paths)
-    lock = VaultLock.acquire(paths)
     try:
-        conn = sqlite3.connect(paths.db, isolation_level=None)
+        lock: VaultLock | None = VaultLock.acquire(paths)
+    except VaultBusy:
+        # The app has the vault open. It never reads the epoch, so erasing it under SQLite's
+        # own locking is safe, and `lock` must work while the app is open.
+        lock = None
+    try:
+        conn = sqlite3.connect(paths.db, isolation_level=None, timeout=10)
         try:
             conn.execute("PRAGMA secure_delete = ON")
             try:
@@ -116,7 +121,8 @@ def end_sessions(paths: VaultPaths) -> bool:
         finally:
             conn.close()
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
     return session.end(header.vault_id) or erased
 
 
