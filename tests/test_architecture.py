@@ -25,7 +25,7 @@ _TABLE: list[tuple[int, str, tuple[str, ...]]] = [  # a layer may import its own
     (7, "views", ("companion.cli", "companion.tui", "companion.__main__")),
     (6, "use cases", ("companion.usecases",)),
     (5, "conversation/history", ("companion.coach", "companion.importers")),
-    (4, "memory", ("companion.memory",)),
+    (4, "memory", ("companion.memory", "companion.retrieval")),
     (3, "llm", ("companion.llm",)),
     (2, "activity", ("companion.activity",)),
     (1, "vault", ("companion.vault",)),

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 import peewee as pw
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault, by_ids, tuples
 from companion.vault.models import ChatMessage, ChatSession
 
 ROLES = ("user", "assistant")
@@ -149,10 +150,24 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
     vault.update(ChatSession, session_id, off_record=off_record)
 
 
-def off_record_ids(vault: Vault) -> set[int]:
+_OFF_RECORD: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], frozenset[int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def off_record_ids(vault: Vault) -> frozenset[int]:
     """Sessions kept out of memory: off the record, or damaged (a flag that fails its MAC may
-    have been flipped, so a damaged session is treated as off the record)."""
-    return {row.id for row in ChatSession.select() if row.off_record or not vault.authentic(row)}
+    have been flipped, so a damaged session is treated as off the record). Kept until a
+    session is added, changed or deleted: every message asks."""
+    mark = vault.table_mark("chat_session")
+    cached = _OFF_RECORD.get(vault)
+    if cached is not None and cached[0] == mark:
+        return cached[1]
+    found = frozenset(
+        row.id for row in ChatSession.select() if row.off_record or not vault.authentic(row)
+    )
+    _OFF_RECORD[vault] = (mark, found)
+    return found
 
 
 def completed_between(start: str, end: str) -> int:
@@ -179,6 +194,27 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
         except RecordDamaged:
             content = ""
         yield rid, session_id, stamp, content
+
+
+def index_documents(
+    vault: Vault, ids: list[int] | None = None
+) -> Iterator[tuple[str, int, date, str, str, int | None]]:
+    """(kind, id, day, content, stamp, session) of messages for the retrieval index: kind
+    "chat" for the user's words, "reply" for the coach's. Off the record included (the user
+    may search them); recall leaves those sessions out."""
+    fields = (
+        ChatMessage.id, ChatMessage.session, ChatMessage.created_at, ChatMessage.role,
+        ChatMessage.payload,
+    )  # fmt: skip
+    for rid, session_id, stamp, role, sealed in by_ids(
+        ChatMessage.select(*fields), ChatMessage.id, ids
+    ):
+        try:
+            content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
+        except RecordDamaged:
+            continue
+        kind = "chat" if role == "user" else "reply"
+        yield kind, rid, clock.parse_stamp(stamp).date(), content, stamp, session_id
 
 
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:

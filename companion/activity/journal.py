@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault, by_ids, tuples
 from companion.vault.crypto import Sealer
 from companion.vault.models import JournalEntry
 
@@ -283,6 +283,29 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, str, str, str, list[st
         tags = data.get("tags") or []
         title, text = str(data.get("title", "")), str(data.get("text", ""))
         yield rid, stamp, title, text, [str(t) for t in tags]
+
+
+def index_documents(
+    vault: Vault, ids: list[int] | None = None
+) -> Iterator[tuple[str, int, date, str, str, int | None]]:
+    """(kind, id, local day, words, stamp, session) of entries, for the retrieval index; a
+    damaged entry is left out (verify names it)."""
+    fields = (
+        JournalEntry.id,
+        JournalEntry.created_at,
+        JournalEntry.local_date,
+        JournalEntry.payload,
+    )
+    for rid, stamp, local_date, sealed in by_ids(
+        JournalEntry.select(*fields), JournalEntry.id, ids
+    ):
+        try:
+            data = vault.unseal(JournalEntry, rid, sealed)
+        except RecordDamaged:
+            continue
+        tags = " ".join(f"#{t}" for t in data.get("tags") or [])
+        body = f"{data.get('title', '')}\n{data.get('text', '')}\n{tags}".strip()
+        yield "journal", rid, date.fromisoformat(local_date), body, stamp, None
 
 
 # -- what extraction reads and marks -----------------------------------------------------

@@ -1,10 +1,22 @@
 """The "## What You Know About This User" section, rebuilt for every message within a hard
 token budget (1 token ~ 4 characters): 600 for Claude-class models, 200 for small local ones.
 
-Priority, highest first: profile essentials and pinned facts; facts (preferences first);
-recent momentum; conversation cues; memories relevant to this message. Lower priorities are
-cut first, deterministically: once a line does not fit, nothing after it is added. A recall
-question reserves up to a quarter of the budget for the relevant memories.
+In tiers, in this order:
+
+1. **Keep in mind** (reserved, never dropped for the budget; each kind capped): a recent relapse
+   or crisis cue, follow-ups due now, the profile line with sobriety as it is now (a logged
+   relapse counts at once), pinned facts (newest first).
+2. **Relevant to this message**: facts, memories and the user's own words ranked by the
+   retrieval index; a person is found by name or by relation, a date in the message is a
+   filter. When nothing matches, a line says so, so the coach can say it does not know.
+3. **Recent momentum**: streak, the newest daily memory, the last sessions, the last week's
+   check-ins.
+4. **Also known**: the other facts, preferences first.
+
+The split: the reserved tier takes what it needs (its caps bound it); relevance gets 35% of
+the budget (50% for a recall question) plus whatever the reserved tier left of its own 35%;
+momentum and the other facts share the rest. A line that does not fit is skipped, never the
+rest of the section.
 """
 
 from __future__ import annotations
@@ -15,15 +27,26 @@ from datetime import date, timedelta
 from typing import Any
 
 from companion import clock
-from companion.activity import checkins, profile, progress
+from companion.activity import chat, checkins, profile, progress
 from companion.coach import recall
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
-from companion.memory import followups, store
-from companion.vault import Vault
+from companion.memory import followups, sobriety, store
 
 HEADER = "## What You Know About This User"
 LINE_LIMIT = 220
-SECTIONS = ("Profile", "Facts", "Recent momentum", "Conversation cues", "Relevant memories")
+RESERVED_SHARE = 0.35
+RELEVANT_SHARE = 0.35
+RECALL_SHARE = 0.50
+CAPS = {"cue": 3, "follow_up": 3, "pinned": 5}
+KEEP, RELEVANT, MOMENTUM, ALSO = (
+    "Keep in mind",
+    "Relevant to this message",
+    "Recent momentum",
+    "Also known",
+)
+SECTIONS = (KEEP, RELEVANT, MOMENTUM, ALSO)
+NOTHING_FOUND = "Nothing in their history matches this; say so rather than guess."
+CUE_DAYS = 14
 
 
 @dataclass
@@ -46,17 +69,18 @@ def _listing(value: Any) -> str:
     return ", ".join(value) if isinstance(value, list) else str(value)
 
 
-def profile_lines(prof: dict[str, Any], today: date) -> list[str]:
-    lines = []
+def profile_lines(prof: dict[str, Any], sober: sobriety.Sobriety) -> list[str]:
+    """The profile as one line first (name, recovery, sobriety now), then the details."""
+    head = []
     if prof.get("preferred_name"):
-        lines.append(f"Name: {prof['preferred_name']}")
-    focus = prof.get("recovery_focus")
-    days = progress.sober_days(prof, today)
-    if focus or days is not None:
-        since = (
-            f", sober since {prof['recovery_start_date']} ({days} days)" if days is not None else ""
+        head.append(f"Name: {prof['preferred_name']}")
+    recovery = prof.get("recovery_focus") or ("in recovery" if sober.start else "")
+    if recovery or sober.describe():
+        head.append(
+            f"Recovery: {recovery or 'in recovery'}"
+            + (f", {sober.describe()}" if sober.describe() else "")
         )
-        lines.append(f"Recovery: {focus or 'in recovery'}{since}")
+    lines = ["; ".join(head)] if head else []
     if prof.get("current_step"):
         lines.append(f"Working step {prof['current_step']}")
     for key, label in (
@@ -71,14 +95,34 @@ def profile_lines(prof: dict[str, Any], today: date) -> list[str]:
     return lines
 
 
-def current_facts(vault: Vault) -> list[store.FactView]:
-    """Facts in force and not expired (expired tiers stay in history, out of context),
-    cues included; decrypted once per message."""
+def current_facts(vault: Any) -> list[store.FactView]:
+    """Facts in force and not expired (expired tiers stay in history, out of context)."""
     now = clock.now()
     return [f for f in store.live_facts(vault) if not f.expired(now)]
 
 
-def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]) -> list[str]:
+def cue_lines(sober: sobriety.Sobriety, cues: list[store.FactView], today: date) -> list[str]:
+    lines = []
+    if sober.relapse is not None and (today - sober.relapse).days <= CUE_DAYS:
+        lines.append(
+            f"Cue: a relapse on {sober.relapse.isoformat()} after {sober.days_before} days; "
+            "meet it without judgement, and do not congratulate a streak"
+        )
+    newest = sorted(cues, key=lambda f: f.created_at, reverse=True)
+    lines += [f"Cue: {f.text}" for f in newest]
+    return lines[: CAPS["cue"]]
+
+
+def follow_up_lines(vault: Any, today: date) -> list[str]:
+    items = followups.open_items(vault)
+    due = [i for i in items if i.due is not None and i.due <= today]
+    undated = [i for i in items if i.due is None]
+    lines = [f"Follow-up due {i.due.isoformat()}: {i.text}" for i in due if i.due is not None]
+    lines += [f"Follow-up: {i.text}" for i in undated]
+    return lines[: CAPS["follow_up"]]
+
+
+def momentum_lines(vault: Any, today: date, summaries: list[store.SummaryView]) -> list[str]:
     lines = []
     streak = progress.streak(checkins.dates(), today)
     if streak:
@@ -99,6 +143,7 @@ def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]
         outcome = summary.content.get("outcome") or summary.content.get("summary_text")
         if outcome:
             lines.append(f"Session {summary.updated_at:%Y-%m-%d}: {outcome}")
+        lines += [f"Open thread: {t}" for t in summary.content.get("open_threads") or []]
     for c in reversed(checkins.between(vault, today - timedelta(days=6), today)):
         v = c.values
         parts = [f"{k} {v[k]}/10" for k in ("mood", "cravings") if k in v]
@@ -112,81 +157,73 @@ def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]
     return lines
 
 
-def cue_lines(
-    vault: Vault, cues: list[store.FactView], summaries: list[store.SummaryView]
-) -> list[str]:
-    lines = [f"Cue: {f.text}" for f in cues]
-    lines += [f"Follow-up: {item.text}" for item in followups.open_items(vault)]
-    for summary in summaries:
-        threads = summary.content.get("open_threads") or []
-        lines += [f"Open thread: {thread}" for thread in threads]
-    return lines
-
-
-def relevant_lines(vault: Vault, message: str, current_session: int | None) -> list[str]:
-    if not message.strip():
-        return []
-    memories = recall.recall(vault, message, limit=6, current_session=current_session)
-    return [m.line() for m in memories]
-
-
 def build(
-    vault: Vault,
+    vault: Any,
     message: str = "",
     budget: int = CLAUDE_BUDGET,
     current_session: int | None = None,
 ) -> Context:
     today = clock.today()
     prof = profile.load(vault)
+    sober = sobriety.current(vault, today)
     current = current_facts(vault)
+    cues = [f for f in current if f.category == "cue"]
     facts = [f for f in current if f.category != "cue"]
-    pinned = [f for f in facts if f.pinned]
+    pinned = sorted((f for f in facts if f.pinned), key=lambda f: f.created_at, reverse=True)
+    profile_part = profile_lines(prof, sober)
+    reserved = (
+        cue_lines(sober, cues, today)
+        + follow_up_lines(vault, today)
+        + profile_part[:1]
+        + [f"{f.text} (pinned)" for f in pinned[: CAPS["pinned"]]]
+    )
+    found = (
+        recall.relevant(vault, message, today, current_session, facts) if message.strip() else None
+    )
+    relevant = [m.line() for m in found.memories] if found else []
+    if found is not None and found.asked and not found.memories:
+        relevant = [NOTHING_FOUND]
+    shown = {m.fact_id for m in (found.memories if found else []) if m.fact_id}
     others = sorted(
-        (f for f in facts if not f.pinned),
+        (f for f in facts if not f.pinned and f.id not in shown),
         key=lambda f: (f.category != "preferences", -f.created_at.timestamp()),
     )
-    essentials = profile_lines(prof, today) + [f"{f.text} (pinned)" for f in pinned]
-    fact_lines = [f"({f.category}) {f.text}" for f in others]
-    relevant = relevant_lines(vault, message, current_session)
     summaries = store.session_summaries(vault, limit=3)
-    cues = [f for f in current if f.category == "cue"]
-    ordered = [
-        ("Profile", essentials),
-        ("Facts", fact_lines),
-        ("Recent momentum", momentum_lines(vault, today, summaries)),
-        ("Conversation cues", cue_lines(vault, cues, summaries)),
-        ("Relevant memories", relevant),
+    off = chat.off_record_ids(vault)
+    summaries = [s for s in summaries if s.session_id not in off]
+    tiers = [
+        (KEEP, reserved, 1.0),
+        (RELEVANT, relevant, RECALL_SHARE if found and found.recall else RELEVANT_SHARE),
+        (MOMENTUM, profile_part[1:] + momentum_lines(vault, today, summaries), 1.0),
+        (ALSO, [f"({f.category}) {f.text}" for f in others], 1.0),
     ]
-    return fit(ordered, budget, reserve_relevant=recall.is_recall_question(message))
+    return fit(tiers, budget)
 
 
-def fit(
-    ordered: list[tuple[str, list[str]]], budget: int, reserve_relevant: bool = False
-) -> Context:
-    """Keep lines in priority order while the rendered text stays within ``budget``."""
+def fit(tiers: list[tuple[str, list[str], float]], budget: int) -> Context:
+    """Add each tier's lines while the text stays within its share and within ``budget``;
+    a line that does not fit is skipped and the next one tried."""
     limit = budget * 4
-    chosen: dict[str, list[str]] = {title: [] for title, _ in ordered}
-    total = sum(len(lines) for _, lines in ordered)
-
-    def size() -> int:
-        return len(render(chosen))
-
-    def take(title: str, lines: list[str], cap: int) -> bool:
+    chosen: dict[str, list[str]] = {title: [] for title, _, _ in tiers}
+    total = sum(len(lines) for _, lines, _ in tiers)
+    size = len(HEADER)
+    used_by_reserved = 0
+    for title, lines, share in tiers:
+        start = size
+        if title == RELEVANT:
+            left_over = max(0, int(limit * RESERVED_SHARE) - used_by_reserved)
+            cap = min(limit, start + int(limit * share) + left_over)
+        else:
+            cap = limit
+        heading = len(f"\n### {title}")
         for line in lines:
-            chosen[title].append(_short(line))
-            if size() > cap:
-                chosen[title].pop()
-                return False
-        return True
-
-    plan = list(ordered)
-    if reserve_relevant:
-        relevant = dict(ordered)["Relevant memories"]
-        take("Relevant memories", relevant, limit // 4 + len(HEADER) + 30)
-        plan = [(t, [ln for ln in lines if _short(ln) not in chosen[t]]) for t, lines in ordered]
-    for title, lines in plan:
-        if not take(title, lines, limit):
-            break
+            short = _short(line)
+            grow = len("\n- ") + len(short) + (0 if chosen[title] else heading)
+            if size + grow <= cap:
+                chosen[title].append(short)
+                size += grow
+        if title == KEEP:
+            used_by_reserved = size - start
     text = render(chosen)
     kept = sum(len(lines) for lines in chosen.values())
     return Context(text, math.ceil(limit / 4), total - kept)

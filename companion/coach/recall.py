@@ -1,120 +1,153 @@
-"""Recall: "what did we talk about yesterday?", "do you remember when...". Searches daily
-memories, session summaries, facts and raw activity, and returns dated matches (absolute
-dates, so the coach never guesses what "yesterday" meant)."""
+"""Recall on every message: the facts, memories and the user's own words that this message is
+about, from the retrieval index, with absolute dates (so the coach never guesses what
+"Wednesday" meant).
+
+A person is found by name or by relation ("my sister" finds Maya); a date in the message is a
+filter and never a word that must match; a question about the past gets a larger share of the
+budget (context.py). Off-the-record chats and the current session never come back here.
+"""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import date, timedelta
+from dataclasses import dataclass, field
+from datetime import date
 
-from companion import clock
-from companion.activity import chat, checkins, journal
-from companion.memory import store
+from companion.activity import chat, profile
+from companion.memory import entities, store
+from companion.retrieval import dates
+from companion.retrieval import text as words
+from companion.retrieval.corpus import index_of
+from companion.retrieval.rank import Doc
 from companion.vault import Vault
 
 RECALL = re.compile(
     r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"
     r"did (we|i) (talk|discuss|chat|say|write|mention)|last time (we|i)|"
-    r"(talk|talked|discuss|discussed|chat|chatted) about|when did i|what was i)\b",
+    r"(talk|talked|discuss|discussed|chat|chatted) about|when did i|what was i|"
+    r"have i (ever )?(said|mentioned|written|told))\b",
     re.IGNORECASE,
 )
-STOP = set(
-    "about after again also always because been before being could didn does doing from have "
-    "having just like last know more much really remember said should still than that their "
-    "them then there these they thing things this those time today tomorrow what when where "
-    "which while with would yesterday week month your you we talk talked discuss discussed "
-    "chat chatted did do".split()
+# Words of asking about the past, not about a topic.
+ASKING = frozenset(
+    words.stem(w)
+    for w in "remember recall talk talked talking discuss discussed chat chatted say said "
+    "saying write wrote written mention mentioned tell told ever last time thing things "
+    "anything something know think".split()
 )
-WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+KIND_LABELS = {
+    "daily": "daily memory",
+    "summary": "session",
+    "journal": "journal",
+    "checkin": "check-in note",
+    "chat": "you said in chat",
+    "fact": "fact",
+}
+NAME_WEIGHT = 1.5
+RELATED_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
 class Memory:
     day: date
-    kind: str  # daily memory | session | journal | check-in | chat
+    kind: str
     text: str
+    fact_id: int | None = None
 
     def line(self) -> str:
+        if self.kind == "fact":
+            return f"Fact: {self.text}"
         return f"[{self.day.isoformat()}] {self.kind}: {self.text}"
+
+
+@dataclass
+class Found:
+    memories: list[Memory] = field(default_factory=list)
+    asked: bool = False  # the message named a topic or a time to look for
+    recall: bool = False  # a question about the past: it gets a larger share
+    when: dates.When | None = None
 
 
 def is_recall_question(text: str) -> bool:
     return bool(RECALL.search(text))
 
 
-def keywords(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z']{4,}", text.lower()) if w not in STOP}
+def weights_for(
+    message: str, when: dates.When | None, people: list[entities.Entity]
+) -> dict[str, float]:
+    """The terms to rank by: the message's own (the words that said the date left out), the
+    people its relation words or names point at, and a few words that mean the same."""
+    said = message
+    for phrase in when.phrases if when else ():
+        said = re.sub(re.escape(phrase), " ", said, flags=re.IGNORECASE)
+    weights: dict[str, float] = {}
+    for term in words.query_terms(said):
+        if term in ASKING:
+            continue
+        weights[term] = 1.0
+        for other in words.related(term):
+            weights.setdefault(other, RELATED_WEIGHT)
+    if when is not None and when.weekday is not None:  # "on Mondays": a day written about
+        weights.setdefault(words.stem(dates.WEEKDAYS[when.weekday]), RELATED_WEIGHT)
+    for name in entities.related_words(people, set(words.words(message))):
+        for term in words.terms(name):
+            weights[term] = max(weights.get(term, 0.0), NAME_WEIGHT)
+    return weights
 
 
-def window(text: str, today: date) -> tuple[date, date] | None:
-    """The dates a question points at, if it names them."""
-    lowered = text.lower()
-    if "yesterday" in lowered:
-        day = today - timedelta(days=1)
-        return day, day
-    if "today" in lowered or "this morning" in lowered:
-        return today, today
-    if "last week" in lowered:
-        return today - timedelta(days=7), today
-    if "last month" in lowered:
-        return today - timedelta(days=31), today
-    for index, name in enumerate(WEEKDAYS):
-        if re.search(rf"\b(on |last )?{name}\b", lowered):
-            back = (today.weekday() - index) % 7 or 7
-            day = today - timedelta(days=back)
-            return day, day
-    return None
+def relevant(
+    vault: Vault,
+    message: str,
+    today: date,
+    current_session: int | None = None,
+    facts: list[store.FactView] | None = None,
+    limit: int = 8,
+) -> Found:
+    """What this message is about, best first (within a date span when it names one)."""
+    when = dates.parse(message, today)
+    live = {f.id: f for f in (facts if facts is not None else store.live_facts(vault))}
+    people = entities.known(vault, profile.load(vault), [f.text for f in live.values()])
+    weights = weights_for(message, when, people)
+    found = Found(asked=bool(weights) or when is not None, recall=is_recall_question(message))
+    found.when = when
+    if not found.asked:
+        return found
+    off = chat.off_record_ids(vault)
 
+    def allowed(doc: Doc) -> bool:
+        if doc.kind == "reply":
+            return False
+        if doc.kind == "fact":
+            return doc.ref in live
+        return doc.session is None or (doc.session not in off and doc.session != current_session)
 
-def _score(text: str, words: set[str]) -> int:
-    lowered = text.lower()
-    return sum(1 for w in words if w in lowered)
+    def in_time(doc: Doc) -> bool:  # what is known (facts) holds at any date
+        return allowed(doc) and (when is None or doc.kind == "fact" or when.contains(doc.day))
+
+    index = index_of(vault)
+    ranked = [s.doc for s in index.relevant(weights, in_time, limit)] if weights else []
+    if when is not None and not [d for d in ranked if d.kind != "fact"]:
+        # Nothing written then matches: "what did we talk about on Wednesday?" lists that
+        # day; a date that was only a manner of speaking ("craving tonight") ranks it all.
+        dated = index.in_span(
+            lambda d: d.kind != "fact" and in_time(d), limit, when.first, when.last
+        )
+        if not weights:
+            ranked = dated
+        elif not dated:
+            ranked = [s.doc for s in index.relevant(weights, allowed, limit)]
+    for doc in ranked[:limit]:
+        text = live[doc.ref].text if doc.kind == "fact" else " ".join(doc.text.split())[:240]
+        found.memories.append(
+            Memory(doc.day, KIND_LABELS[doc.kind], text, doc.ref if doc.kind == "fact" else None)
+        )
+    return found
 
 
 def recall(
     vault: Vault, question: str, limit: int = 8, current_session: int | None = None
 ) -> list[Memory]:
-    """Dated memories that match the question (by date window, else by shared words).
+    """Dated memories that match ``question`` (the CLI's and the tests' way in)."""
+    from companion import clock
 
-    The current session is left out: the model already has it as conversation history.
-    """
-    today = clock.today()
-    span = window(question, today)
-    words = keywords(question)
-    first, last = span if span else (today - timedelta(days=365), today)
-    found: list[tuple[int, Memory]] = []
-
-    def consider(day: date, kind: str, text: str) -> None:
-        if not text or not first <= day <= last:
-            return
-        score = _score(text, words)
-        if score or (span and not words):
-            found.append((score, Memory(day, kind, " ".join(text.split())[:240])))
-
-    for info, data in store.daily_memories(vault, first):
-        text = " ".join(
-            str(data.get(k) or "")
-            for k in (
-                "conversation_summary",
-                "journal_summary",
-                "checkin_summary",
-                "emotional_state",
-            )
-        )
-        consider(date.fromisoformat(info.covering_to), "daily memory", text)
-    for summary in store.session_summaries(vault, newest_first=False):
-        text = str(summary.content.get("summary_text", ""))
-        consider(summary.updated_at.date(), "session", text)
-    since = clock.now().replace(
-        year=first.year, month=first.month, day=first.day, hour=0, minute=0, second=0, microsecond=0
-    )
-    for entry in journal.written_since(vault, since):
-        day = date.fromisoformat(entry.local_date)
-        consider(day, "journal", f"{entry.title} {entry.text}".strip())
-    for _id, day, note in checkins.notes(vault, first):
-        consider(day, "check-in note", note)
-    for message in chat.said_since(vault, since, leave_out=current_session):
-        consider(message.created_at.date(), "you said in chat", message.content)
-    found.sort(key=lambda item: (-item[0], -item[1].day.toordinal(), item[1].kind))
-    return [memory for _, memory in found[:limit]]
+    return relevant(vault, question, clock.today(), current_session, limit=limit).memories

@@ -6,6 +6,8 @@ the new one through ``supersedes``."""
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
@@ -13,7 +15,7 @@ from typing import Any, NamedTuple
 from companion import clock
 from companion.activity import chat
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault
+from companion.vault import Vault, by_ids
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
 TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
@@ -128,11 +130,23 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
     )
 
 
+_LIVE: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], list[FactView]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def live_facts(vault: Vault) -> list[FactView]:
-    """Facts in force: not deleted, not superseded. Expired tiers are filtered by callers."""
+    """Facts in force: not deleted, not superseded. Expired tiers are filtered by callers.
+    Read again only when a fact changed (the coach asks on every message)."""
+    mark = vault.table_mark("fact")
+    cached = _LIVE.get(vault)
+    if cached is not None and cached[0] == mark:
+        return list(cached[1])
     rows = Fact.select().where((Fact.deleted == 0) & Fact.valid_until.is_null())
     # A damaged fact (a flag flipped outside Companion: an un-deleted fact) never goes out.
-    return _readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
+    found = _readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
+    _LIVE[vault] = (mark, found)
+    return list(found)
 
 
 def all_facts(vault: Vault) -> list[FactView]:
@@ -428,3 +442,73 @@ def _readable(rows: Any, show: Any) -> list[Any]:
         except RecordDamaged:
             continue
     return out
+
+
+# -- what the retrieval index reads ----------------------------------------------------------
+
+IndexDoc = tuple[str, int, date, str, str, "int | None"]
+
+
+def fact_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
+    """Facts in force and not expired, for the retrieval index."""
+    fields = (
+        Fact.id,
+        Fact.created_at,
+        Fact.deleted,
+        Fact.valid_until,
+        Fact.expires_at,
+        Fact.payload,
+    )
+    now = clock.stamp()
+    for rid, created_at, deleted, valid_until, expires_at, sealed in by_ids(
+        Fact.select(*fields), Fact.id, ids
+    ):
+        if deleted or valid_until or (expires_at and expires_at <= now):
+            continue
+        try:
+            text = str(vault.unseal(Fact, rid, sealed).get("text", ""))
+        except RecordDamaged:
+            continue
+        yield "fact", rid, clock.parse_stamp(created_at).date(), text, created_at, None
+
+
+def daily_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
+    fields = (DailyMemory.id, DailyMemory.covering_to, DailyMemory.payload)
+    for rid, covering_to, sealed in by_ids(DailyMemory.select(*fields), DailyMemory.id, ids):
+        try:
+            data = vault.unseal(DailyMemory, rid, sealed)
+        except RecordDamaged:
+            continue
+        parts = [
+            str(data.get(k) or "")
+            for k in (
+                "conversation_summary",
+                "journal_summary",
+                "checkin_summary",
+                "emotional_state",
+            )
+        ]
+        parts += [str(p) for p in data.get("notable_patterns") or []]
+        body = " ".join(p for p in parts if p).strip()
+        if body:
+            yield "daily", rid, date.fromisoformat(covering_to), body, covering_to, None
+
+
+def summary_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
+    fields = (
+        SessionSummary.id,
+        SessionSummary.session,
+        SessionSummary.updated_at,
+        SessionSummary.payload,
+    )
+    for rid, session_id, updated_at, sealed in by_ids(
+        SessionSummary.select(*fields), SessionSummary.id, ids
+    ):
+        try:
+            data = vault.unseal(SessionSummary, rid, sealed)
+        except RecordDamaged:
+            continue
+        body = str(data.get("summary_text") or data.get("outcome") or "")
+        if body:
+            day = clock.parse_stamp(updated_at).date()
+            yield "summary", rid, day, body, updated_at, session_id

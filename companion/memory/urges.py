@@ -4,11 +4,13 @@ and intensity. Counted by insights and by the "same trigger again" cue, never sh
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
+from collections.abc import Iterator
+from datetime import date, datetime
 from typing import Any
 
 from companion import clock
-from companion.vault import Vault
+from companion.errors import RecordDamaged
+from companion.vault import Vault, tuples
 from companion.vault.models import UrgeEvent
 
 FIELDS = ("trigger", "strategy", "outcome", "intensity", "evidence")
@@ -38,6 +40,22 @@ def trigger_counts(vault: Vault, since: datetime) -> Counter[str]:
         if label:
             counts[str(label)] += 1
     return counts
+
+
+def relapse_days(vault: Vault, after: date) -> Iterator[date]:
+    """Local days after ``after`` with an urge that ended in a relapse, newest first."""
+    rows = (
+        UrgeEvent.select(UrgeEvent.id, UrgeEvent.occurred_at, UrgeEvent.payload)
+        .where(UrgeEvent.occurred_at > after.isoformat())
+        .order_by(UrgeEvent.occurred_at.desc())
+    )
+    for rid, stamp, sealed in tuples(rows):
+        try:
+            outcome = vault.unseal(UrgeEvent, rid, sealed).get("outcome")
+        except RecordDamaged:
+            continue
+        if outcome == "relapsed":
+            yield clock.parse_stamp(str(stamp)).date()
 
 
 def erase_all(vault: Vault) -> int:

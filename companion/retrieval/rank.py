@@ -19,17 +19,20 @@ from array import array
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
+from typing import NamedTuple
 
 from companion.retrieval import text as words
 
 K1 = 1.2
+SCAN_LIMIT = 4000
+"""Postings read per term when ranking: past it, a term is too common to tell much, and the
+newest documents (postings are in the order documents came) are the ones that matter."""
 B = 0.75
 PHRASE = re.compile(r'"([^"]+)"')
 
 
-@dataclass(frozen=True)
-class Doc:
-    kind: str  # journal | checkin | chat | fact | daily | summary
+class Doc(NamedTuple):
+    kind: str  # journal | checkin | chat | reply | fact | daily | summary
     ref: int
     day: date
     text: str
@@ -53,6 +56,7 @@ class Index:
         self._live = 0
         self._total = 0
         self._removed = 0
+        self._by_day: dict[date, list[int]] = {}
 
     def __len__(self) -> int:
         return self._live
@@ -77,6 +81,7 @@ class Index:
         self._docs.append(doc)
         self._lengths.append(length)
         self._number[(doc.kind, doc.ref)] = number
+        self._by_day.setdefault(doc.day, []).append(number)
         self._live += 1
         self._total += length
 
@@ -116,6 +121,8 @@ class Index:
                 continue
             numbers, counts = found
             idf = self._idf(len(numbers)) * weight
+            if len(numbers) > SCAN_LIMIT:  # a word in most documents: its newest ones count
+                numbers, counts = numbers[-SCAN_LIMIT:], counts[-SCAN_LIMIT:]
             for number, count in zip(numbers, counts, strict=True):
                 doc = self._docs[number]
                 if doc is None or not keep(doc):
@@ -196,9 +203,24 @@ class Index:
         ranked = sorted(scores.items(), key=lambda item: -item[1])[:limit]
         return [Scored(self._docs[n], s) for n, s in ranked if self._docs[n] is not None]  # type: ignore[arg-type]
 
-    def in_span(self, keep: Callable[[Doc], bool], limit: int = 10) -> list[Doc]:
-        """Documents ``keep`` accepts, newest first (a date question with no other words)."""
-        found = [d for d in self._docs if d is not None and keep(d)]
+    def in_span(
+        self,
+        keep: Callable[[Doc], bool],
+        limit: int = 10,
+        first: date | None = None,
+        last: date | None = None,
+    ) -> list[Doc]:
+        """Documents ``keep`` accepts, newest first (a date question with no other words);
+        between ``first`` and ``last`` when given, read day by day."""
+        if first is not None and last is not None and (last - first).days <= 400:
+            numbers = [
+                n
+                for offset in range((last - first).days + 1)
+                for n in self._by_day.get(date.fromordinal(first.toordinal() + offset), ())
+            ]
+            found = [d for n in numbers if (d := self._docs[n]) is not None and keep(d)]
+        else:
+            found = [d for d in self._docs if d is not None and keep(d)]
         found.sort(key=lambda d: d.stamp, reverse=True)
         return found[:limit]
 

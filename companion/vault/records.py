@@ -56,6 +56,16 @@ def storage_errors() -> Iterator[None]:
         raise
 
 
+def by_ids(query: Any, column: Any, ids: list[int] | None) -> Iterator[tuple[Any, ...]]:
+    """The rows of ``query`` (raw tuples), only those whose ``column`` is in ``ids`` when
+    given, read 500 ids at a time."""
+    if ids is None:
+        yield from tuples(query)
+        return
+    for part in _chunks(ids):
+        yield from tuples(query.where(column << part))
+
+
 class Records:
     """Authenticated rows over one open database (the vault adds the file, keys and backups)."""
 
@@ -69,6 +79,9 @@ class Records:
         self.manifest: integrity.Manifest | None = None
         """The integrity manifest as of the last write; None while it cannot be trusted."""
         self._manifest_dirty = False
+        self.changes: list[tuple[str, Any]] = []
+        """(table, key) of every row written or deleted through this door, in order (rolled
+        back ones too): what an in-memory reader such as the retrieval index catches up on."""
 
     # -- writing ------------------------------------------------------------------------
 
@@ -124,6 +137,7 @@ class Records:
             f'UPDATE "{table}" SET {assignments} WHERE "{pk}" = ?',
             [*(row[n] for n in names), row[pk]],
         )
+        self.changes.append((table, row[pk]))
         if self.manifest is not None:
             if not fresh:
                 self.manifest.remove(table, old.get("row_mac"))
@@ -191,11 +205,24 @@ class Records:
                         self.update_where(child, fk << chunk, **{fk.name: None})
                 marks = ", ".join("?" * len(chunk))
                 self.conn.execute(f'DELETE FROM "{table}" WHERE "{pk}" IN ({marks})', chunk)
+                self.changes.extend((table, rid) for rid in chunk)
             if self.manifest is not None and found:
                 for _, mac in found:
                     self.manifest.remove(table, mac)
                 self._manifest_dirty = True
         return len(found)
+
+    def table_mark(self, table: str) -> tuple[int, int, int]:
+        """(rows, highest id, sum of row versions) of a sealed table: it moves on every insert,
+        update and delete, so a reader that kept the last one knows when to look again."""
+        sums = "count(*), coalesce(max(rowid), 0), coalesce(sum(row_version), 0)"
+        (count, top, total) = self.conn.execute(f'SELECT {sums} FROM "{table}"').fetchone()
+        return int(count), int(top), int(total)
+
+    def row_versions(self, table: str, after: int = 0) -> dict[int, int]:
+        """id -> row version of a sealed table's rows with an id above ``after``."""
+        sql = f'SELECT id, row_version FROM "{table}" WHERE id > ?'
+        return {int(rid): int(version) for rid, version in self.conn.execute(sql, (after,))}
 
     def erase_traces(self) -> None:
         """After a delete: fold the WAL into the file and empty it, so the deleted words'
