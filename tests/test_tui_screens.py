@@ -97,6 +97,25 @@ def test_not_sober_offers_a_slip_and_keeps_history(created) -> None:
     assert progress.sober_days(prof, NOW.date()) == 0
 
 
+def test_today_counts_from_a_logged_slip_the_user_has_not_reset(created) -> None:
+    """A "not sober" check-in from the command line, no new start date accepted: Today counts
+    from the slip at once and keeps the days before it."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        profile.update(vault, {"recovery_start_date": "2026-05-01"})
+        checkins.record(vault, NOW.date() - timedelta(days=1), mood=4, sober=False)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        text = screen_text(app)
+        assert "1 day since the slip on 09 Jun" in text
+        assert "(after 39" in text
+        assert "40 days sober" not in text
+
+    drive(paths, scenario)
+
+
 def test_write_edit_search_and_delete_entries(created) -> None:
     paths, _ = created
 

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from companion import clock
 from companion.activity import checkins, journal, profile, progress
-from companion.memory import followups
+from companion.memory import followups, sobriety
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import literal, one_line
 
@@ -83,15 +83,22 @@ class TodayScreen(DataScreen):
             literal(f"{today:%A, %d %B %Y}" + (f" · Hello, {name}" if name else ""))
         )
         self.query_one("#checkin-status", Static).update(checkin_line(checkins.get(vault, today)))
-        days = progress.sober_days(prof, today)
+        state = sobriety.current(vault, today)
+        days = state.days
         if days is None:
             sober = "Set your recovery start date in Profile (F8) to count your days."
         else:
             mark = progress.next_milestone(days)
+            plural = "s" if days != 1 else ""
+            head = (
+                f"{days} day{plural} since the slip on {state.relapse:%d %b} "
+                f"(after {state.days_before} days sober)"
+                if state.relapse is not None
+                else f"{days} day{plural} sober"
+            )
             sober = (
-                f"{days} day{'s' if days != 1 else ''} sober\nnext milestone: "
-                f"{progress.milestone_label(mark)} in {mark - days} day"
-                f"{'s' if mark - days != 1 else ''}"
+                f"{head}\nnext milestone: {progress.milestone_label(mark)} in {mark - days} "
+                f"day{'s' if mark - days != 1 else ''}"
             )
         self.query_one("#sober", Static).update(sober)
         streak = progress.streak(checkins.dates(), today)
