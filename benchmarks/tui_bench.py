@@ -97,8 +97,8 @@ def instrument(app) -> None:  # type: ignore[no-untyped-def]
 async def in_app(root: Path, runs: int) -> None:
     from textual import events
 
-    from companion.activity.search import SearchIndex
     from companion.paths import VaultPaths
+    from companion.retrieval.corpus import Corpus
     from companion.tui.app import CompanionApp
     from companion.tui.screens.journal import JournalScreen
     from companion.tui.screens.today import TodayScreen
@@ -154,7 +154,7 @@ async def in_app(root: Path, runs: int) -> None:
             await pilot.pause()
             vault = app.vault
             # A second of decrypting in a thread, GIL and all, as extraction would do.
-            app.run_worker(lambda v=vault: [SearchIndex.build(v) for _ in range(2)], thread=True)
+            app.run_worker(lambda v=vault: Corpus().refresh(v), thread=True)
             for _ in range(40):
                 before = len(message.value)
                 started = time.perf_counter()

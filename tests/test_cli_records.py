@@ -8,13 +8,13 @@ import json
 import os
 import pty
 import subprocess
-from datetime import date
+from datetime import date, datetime, timedelta
 
 import pytest
 
 from companion import clock
 from companion.activity import chat, checkins, journal
-from companion.activity.search import SearchIndex
+from companion.retrieval.search import SearchIndex
 from companion.vault import Vault
 from companion.vault.models import CheckIn, JournalEntry
 from tests.conftest import PASSPHRASE, db_bytes, run_cli
@@ -181,6 +181,30 @@ def test_search_covers_notes_and_chats(vault: Vault) -> None:
     journal.add(vault, "nothing relevant")
     hits = SearchIndex.build(vault).search("lighthouse")
     assert sorted(h.kind for h in hits) == ["chat", "checkin"]
+
+
+def test_search_as_a_person_types_it(vault: Vault) -> None:
+    """All words (the last also as a prefix), phrases, stems, short words, best first."""
+    clock.set_clock(lambda: datetime(2026, 5, 1, 21, 0).astimezone())
+    old = journal.add(
+        vault, "Cravings hit hard after the AA meeting", when=clock.now() - timedelta(days=30)
+    ).id
+    new = journal.add(vault, "A craving, small, at the bus stop").id
+    strong = journal.add(vault, "Craving craving craving. The craving would not stop tonight").id
+    journal.add(vault, "Meeting with my dad about the job")
+    index = SearchIndex.build(vault)
+
+    def ids(query: str, **kw: object) -> list[int]:
+        return [h.id for h in index.search(query, kind="journal", **kw)]  # type: ignore[arg-type]
+
+    assert set(ids("crav")) == {old, new, strong}  # prefix while typing, and stems
+    assert ids("crav")[0] == strong  # the best match first
+    assert ids("craving bus") == [new]  # every word must match
+    assert ids('"bus stop"') == [new] and ids('"stop bus"') == []  # a phrase is a phrase
+    assert ids("aa") == [old] and len(ids("dad job")) == 1  # short words count
+    assert ids("crav", newest=True)[0] in (new, strong)  # newest first when asked
+    assert ids("crav", newest=True)[-1] == old
+    assert index.search("nowhere to be found") == []
 
 
 def test_export_formats(cli, tmp_path) -> None:

@@ -47,8 +47,16 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p = sub.add_parser("list", help="newest entries first")
     p.add_argument("-n", type=int, default=20, help="how many (default 20)")
     p.set_defaults(handler=cmd_journal_list)
-    p = sub.add_parser("search", help="search journal, check-in notes and chats")
+    p = sub.add_parser(
+        "search",
+        help="search journal, check-in notes and chats",
+        description='Every word must match (the last also as a prefix: "crav" finds '
+        '"cravings"); "quoted words" match as a phrase. Best matches first, newer first on '
+        "ties.",
+    )
     p.add_argument("query", nargs="+")
+    p.add_argument("--newest", action="store_true", help="newest first instead of best first")
+    p.add_argument("-n", type=int, default=50, help="how many (default 50)")
     p.set_defaults(handler=cmd_journal_search)
     p = sub.add_parser("show", help="print one entry")
     p.add_argument("id", type=int)
@@ -155,11 +163,11 @@ def cmd_journal_list(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_search(args: argparse.Namespace) -> int:
-    from companion.activity.search import when_label
+    from companion.retrieval.search import when_label
 
     query = " ".join(args.query)
     with open_vault(args) as unlocked:
-        hits = unlocked.search_index().search(query)
+        hits = unlocked.search_index().search(query, limit=args.n, newest=args.newest)
     if not hits:
         print("no matches")
     for hit in hits:

@@ -9,6 +9,7 @@ go with the vault.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from datetime import date
@@ -37,15 +38,19 @@ class Corpus:
     def __init__(self) -> None:
         self.index = Index()
         self._position: int | None = None
+        self._lock = threading.Lock()
 
     def refresh(self, vault: Vault) -> Index:
         """Catch up with the vault (the first time, read it all); returns the index."""
+        with self._lock:
+            return self._refresh(vault)
+
+    def _refresh(self, vault: Vault) -> Index:
         if self._position is None:
             self._position = len(vault.changes)
             for _table, (_kinds, documents) in SOURCES.items():
                 for found in documents(vault, None):
-                    if found[0] != "reply":
-                        self.index.put(Doc(*found))
+                    self.index.put(Doc(*found))
             return self.index
         news = vault.changes[self._position :]
         self._position = len(vault.changes)
@@ -59,17 +64,20 @@ class Corpus:
                 for kind in kinds:
                     self.index.remove(kind, rid)
             for found in documents(vault, sorted(ids)):
-                if found[0] != "reply":  # the coach's words are not what the user said
-                    self.index.put(Doc(*found))
+                self.index.put(Doc(*found))
         return self.index
 
 
 _CORPORA: weakref.WeakKeyDictionary[Vault, Corpus] = weakref.WeakKeyDictionary()
 
 
+_MAKING = threading.Lock()
+
+
 def index_of(vault: Vault) -> Index:
     """The vault's index, caught up with every write so far."""
-    corpus = _CORPORA.get(vault)
-    if corpus is None:
-        corpus = _CORPORA[vault] = Corpus()
+    with _MAKING:
+        corpus = _CORPORA.get(vault)
+        if corpus is None:
+            corpus = _CORPORA[vault] = Corpus()
     return corpus.refresh(vault)

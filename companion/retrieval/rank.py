@@ -16,7 +16,8 @@ import bisect
 import math
 import re
 from array import array
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import NamedTuple
@@ -64,12 +65,20 @@ class Index:
     # -- writing ---------------------------------------------------------------------------
 
     def put(self, doc: Doc) -> None:
-        """Add a document, or replace the one of the same kind and ref."""
+        """Add a document, or replace the one of the same kind and ref. The document is in
+        place before its postings, so a reader in another thread never meets a number it
+        cannot look up."""
         self.remove(doc.kind, doc.ref)
         number = len(self._docs)
-        counts: dict[str, int] = {}
-        for term in words.terms(doc.text):
-            counts[term] = counts.get(term, 0) + 1
+        terms = words.terms(doc.text)
+        counts = Counter(terms)  # counted in C
+        length = len(terms)
+        self._docs.append(doc)
+        self._lengths.append(length)
+        self._number[(doc.kind, doc.ref)] = number
+        self._by_day.setdefault(doc.day, []).append(number)
+        self._live += 1
+        self._total += length
         for term, count in counts.items():
             found = self._postings.get(term)
             if found is None:
@@ -77,13 +86,6 @@ class Index:
                 self._vocabulary = None
             found[0].append(number)
             found[1].append(count)
-        length = sum(counts.values())
-        self._docs.append(doc)
-        self._lengths.append(length)
-        self._number[(doc.kind, doc.ref)] = number
-        self._by_day.setdefault(doc.day, []).append(number)
-        self._live += 1
-        self._total += length
 
     def remove(self, kind: str, ref: int) -> None:
         number = self._number.pop((kind, ref), None)
@@ -123,7 +125,7 @@ class Index:
             idf = self._idf(len(numbers)) * weight
             if len(numbers) > SCAN_LIMIT:  # a word in most documents: its newest ones count
                 numbers, counts = numbers[-SCAN_LIMIT:], counts[-SCAN_LIMIT:]
-            for number, count in zip(numbers, counts, strict=True):
+            for number, count in zip(numbers, counts):  # noqa: B905 (may grow meanwhile)
                 doc = self._docs[number]
                 if doc is None or not keep(doc):
                     continue
@@ -147,7 +149,11 @@ class Index:
         return out
 
     def search(
-        self, query: str, kind: str | None = None, limit: int = 50, newest: bool = False
+        self,
+        query: str,
+        kinds: Collection[str] | None = None,
+        limit: int = 50,
+        newest: bool = False,
     ) -> list[Doc]:
         """What a person types: all terms (the last also as a prefix), "phrases" as phrases."""
         phrases = [p.strip().lower() for p in PHRASE.findall(query) if p.strip()]
@@ -165,7 +171,7 @@ class Index:
             alternatives[len(raw) - 1] = sorted({required[len(raw) - 1], *self._prefixed(last)})
 
         def keep(doc: Doc) -> bool:
-            return kind is None or doc.kind == kind
+            return kinds is None or doc.kind in kinds
 
         candidates: set[int] | None = None
         for options in alternatives:
@@ -175,21 +181,21 @@ class Index:
             candidates = holding if candidates is None else candidates & holding
             if not candidates:
                 return []
-        found = [n for n in candidates or () if (d := self._docs[n]) is not None and keep(d)]
+        docs = [d for n in candidates or () if (d := self._docs[n]) is not None and keep(d)]
         if phrases:
-            found = [
-                n
-                for n in found
-                if all(p in " ".join(self._docs[n].text.lower().split()) for p in phrases)  # type: ignore[union-attr]
+            patterns = [
+                re.compile(r"\b" + r"\W+".join(map(re.escape, p.split())) + r"\b", re.I)
+                for p in phrases
             ]
-        weights = {t: 1.0 for options in alternatives for t in options}
-        scores = self._scores(weights, keep)
-        docs = [(scores.get(n, 0.0), self._docs[n]) for n in found]
-        if newest:
-            docs.sort(key=lambda item: item[1].stamp, reverse=True)  # type: ignore[union-attr]
-        else:
-            docs.sort(key=lambda item: (-round(item[0], 6), _neg(item[1].stamp)))  # type: ignore[union-attr]
-        return [d for _, d in docs[:limit] if d is not None]
+            docs = [d for d in docs if all(pattern.search(d.text) for pattern in patterns)]
+        docs.sort(key=lambda d: d.stamp, reverse=True)  # newer first: on ties, and --newest
+        if not newest:
+            weights = {t: 1.0 for options in alternatives for t in options}
+            wanted = {(d.kind, d.ref) for d in docs}
+            scores = self._scores(weights, lambda d: (d.kind, d.ref) in wanted)
+            numbers = self._number
+            docs.sort(key=lambda d: -scores.get(numbers[(d.kind, d.ref)], 0.0))  # stable
+        return docs[:limit]
 
     def relevant(
         self,

@@ -76,13 +76,11 @@ def terms(text: str) -> list[str]:
     """Index terms of ``text``, in order (duplicates kept, for term frequency). The hot loop
     of building the index: one regex pass and a dictionary of stems."""
     stems, stop = _STEMS, STOP
-    out = []
-    for word in words(text):
-        if word in stop or (len(word) == 1 and not word.isdigit()):
-            continue
-        found = stems.get(word)
-        out.append(found if found is not None else stem(word))
-    return out
+    return [
+        stems.get(w) or stem(w)
+        for w in words(text)
+        if w not in stop and (len(w) > 1 or w.isdigit())
+    ]
 
 
 def query_terms(text: str) -> list[str]:

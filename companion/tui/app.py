@@ -27,8 +27,8 @@ from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
 
 if TYPE_CHECKING:
-    from companion.activity.search import SearchIndex
     from companion.coach.safety import Danger
+    from companion.retrieval.search import SearchIndex
     from companion.tui.screens.base import DataScreen
     from companion.usecases.unlocked import Unlocked
     from companion.vault import Vault

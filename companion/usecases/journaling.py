@@ -40,7 +40,6 @@ def save_entry(
         entry = journal.edit(vault, entry_id, text, title, tags)
     if from_editor:
         drafts.discard(vault, "journal", entry_id)
-    unlocked.indexed(entry)
     after = f"{entry.title}\n{entry.text}"
     return Saved(entry, safety.assess(safety.new_sentences(before, after)))
 
@@ -50,7 +49,6 @@ def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:
     vault = unlocked.vault
     journal.delete(vault, entry_id)
     drafts.discard(vault, "journal", entry_id)
-    unlocked.unindexed("journal", entry_id)
     return store.facts_citing(vault, {f"journal_entry:{entry_id}"})
 
 

@@ -8,11 +8,9 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from companion import clock
 from companion import config as app_config
-from companion.activity.journal import Entry
-from companion.activity.search import SearchIndex
 from companion.config import Config
+from companion.retrieval.search import SearchIndex
 from companion.vault import Vault
 
 if TYPE_CHECKING:
@@ -24,7 +22,8 @@ class Unlocked:
     vault: Vault
     config: Config
     index: SearchIndex | None = None
-    """Decrypted text, in memory only: built on demand, dropped with this object."""
+    """Search over the vault's retrieval index (decrypted text, in memory only): built on
+    demand, then kept in step with every write; dropped with the vault."""
     _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -43,17 +42,6 @@ class Unlocked:
             if self.index is None:
                 self.index = SearchIndex.build(self.vault)
             return self.index
-
-    def indexed(self, entry: Entry) -> None:
-        """Keep a built index in step with a journal entry just saved."""
-        if self.index is not None:
-            self.index.put_journal(
-                entry.id, clock.stamp(entry.created_at), entry.title, entry.text, entry.tags
-            )
-
-    def unindexed(self, kind: str, record_id: int) -> None:
-        if self.index is not None:
-            self.index.remove(kind, record_id)
 
     def close(self) -> None:
         """Lock: the index goes, then the vault closes (its key is dropped)."""
