@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from itertools import zip_longest
 
 from companion.activity import chat, profile
 from companion.memory import entities, store
@@ -44,6 +45,9 @@ KIND_LABELS = {
     "fact": "fact",
 }
 NAME_WEIGHT = 1.5
+WEAK = 0.3
+"""Below this share of a question's weight, the best match is taken as no match: "did I
+mention a cousin called Bartholomew?" that only matches "called" was never answered."""
 RELATED_WEIGHT = 0.5
 
 
@@ -125,23 +129,52 @@ def relevant(
         return allowed(doc) and (when is None or doc.kind == "fact" or when.contains(doc.day))
 
     index = index_of(vault)
-    ranked = [s.doc for s in index.relevant(weights, in_time, limit)] if weights else []
-    if when is not None and not [d for d in ranked if d.kind != "fact"]:
-        # Nothing written then matches: "what did we talk about on Wednesday?" lists that
-        # day; a date that was only a manner of speaking ("craving tonight") ranks it all.
-        dated = index.in_span(
-            lambda d: d.kind != "fact" and in_time(d), limit, when.first, when.last
+
+    def history(d: Doc) -> bool:
+        return d.kind != "fact" and in_time(d)
+
+    dated = [] if when is None else index.in_span(history, limit, when.first, when.last)
+    if not weights:  # "what did we talk about on Wednesday?": that day, newest first
+        ranked = dated
+    else:
+        # Facts and history ranked apart, so many similar facts cannot crowd out the day it
+        # happened, then taken in turn. A date with nothing written then was a manner of
+        # speaking ("craving tonight"): history is ranked at any date.
+        facts_ranked = index.relevant(weights, lambda d: d.kind == "fact" and allowed(d), limit)
+        keep_history = (
+            history if when is None or dated else lambda d: d.kind != "fact" and allowed(d)
         )
-        if not weights:
-            ranked = dated
-        elif not dated:
-            ranked = [s.doc for s in index.relevant(weights, allowed, limit)]
+        history_ranked = index.relevant(weights, keep_history, limit)
+        best = max(facts_ranked[:1] + history_ranked[:1], key=lambda s: s.coverage, default=None)
+        ranked = []
+        asking = found.recall or "?" in message
+        if best is not None and (best.coverage >= WEAK or not asking):
+            ranked = _mixed(
+                [s.doc for s in facts_ranked],
+                [s.doc for s in history_ranked],
+                history_first=found.recall or when is not None,
+            )
     for doc in ranked[:limit]:
         text = live[doc.ref].text if doc.kind == "fact" else " ".join(doc.text.split())[:240]
         found.memories.append(
             Memory(doc.day, KIND_LABELS[doc.kind], text, doc.ref if doc.kind == "fact" else None)
         )
     return found
+
+
+def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:
+    """Facts and history (entries, chats, notes, memories) in turn, each in its own order;
+    the same words once."""
+    first, second = (history, facts) if history_first else (facts, history)
+    out: list[Doc] = []
+    seen: set[str] = set()
+    for pair in zip_longest(first, second):
+        for doc in pair:
+            key = " ".join(doc.text.lower().split()) if doc is not None else ""
+            if doc is not None and key not in seen:
+                seen.add(key)
+                out.append(doc)
+    return out
 
 
 def recall(

@@ -45,6 +45,7 @@ class Doc(NamedTuple):
 class Scored:
     doc: Doc
     score: float
+    coverage: float = 1.0  # the share of the question's weight this document holds
 
 
 class Index:
@@ -113,8 +114,14 @@ class Index:
     def _idf(self, df: int) -> float:
         return math.log(1 + (self._live - df + 0.5) / (df + 0.5))
 
-    def _scores(self, weights: dict[str, float], keep: Callable[[Doc], bool]) -> dict[int, float]:
-        """BM25 of every document holding at least one term (terms weighted)."""
+    def _scores(
+        self,
+        weights: dict[str, float],
+        keep: Callable[[Doc], bool],
+        matched: dict[int, float] | None = None,
+    ) -> dict[int, float]:
+        """BM25 of every document holding at least one term (terms weighted). ``matched``
+        collects, per document, the IDF weight of the terms it holds."""
         average = self._total / self._live if self._live else 1.0
         scores: dict[int, float] = {}
         for term, weight in weights.items():
@@ -131,7 +138,17 @@ class Index:
                     continue
                 norm = K1 * (1 - B + B * self._lengths[number] / average)
                 scores[number] = scores.get(number, 0.0) + idf * count * (K1 + 1) / (count + norm)
+                if matched is not None:
+                    matched[number] = matched.get(number, 0.0) + idf
         return scores
+
+    def weight_of(self, weights: dict[str, float]) -> float:
+        """The IDF weight of all ``weights``' terms together (a word no document holds counts
+        as the rarest): how much a perfect match would hold."""
+        return sum(
+            self._idf(len(self._postings[t][0]) if t in self._postings else 0) * w
+            for t, w in weights.items()
+        )
 
     def _holding(self, term: str) -> set[int]:
         found = self._postings.get(term)
@@ -204,10 +221,17 @@ class Index:
         limit: int = 10,
     ) -> list[Scored]:
         """What the coach's context asks: documents ``keep`` accepts, ranked by weighted
-        terms (any may match)."""
-        scores = self._scores(weights, keep)
-        ranked = sorted(scores.items(), key=lambda item: -item[1])[:limit]
-        return [Scored(self._docs[n], s) for n, s in ranked if self._docs[n] is not None]  # type: ignore[arg-type]
+        terms (any may match), newer first on ties. Each carries ``coverage``: the share of the
+        question's weight (``weights`` at exactly 1.0: the user's own words) it holds."""
+        matched: dict[int, float] = {}
+        scores = self._scores(weights, keep, matched)
+        whole = self.weight_of({t: w for t, w in weights.items() if w == 1.0}) or 1.0
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:limit]
+        return [
+            Scored(doc, score, min(1.0, matched[n] / whole))
+            for n, score in ranked
+            if (doc := self._docs[n]) is not None
+        ]
 
     def in_span(
         self,
