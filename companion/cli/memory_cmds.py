@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.cli.common import confirmed, model_for, open_vault, out
+from companion.cli.common import confirmed, model_for, offer_backup_rewrite, open_vault, out
 from companion.cli.import_cmds import cmd_learn_imports
 from companion.errors import EX_TEMPFAIL, VaultBusy
 from companion.paths import open_private
@@ -35,6 +35,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.set_defaults(handler=cmd_edit)
     p = sub.add_parser("forget", help="delete a fact; it is not learned again from the same words")
     p.add_argument("id", type=int)
+    p.add_argument(
+        "--purge-backups",
+        action="store_true",
+        help="also rewrite the backups now, so no older copy holds the fact",
+    )
     p.set_defaults(handler=cmd_forget)
     p = sub.add_parser("pending", help="changes waiting for you to confirm (a sobriety date...)")
     p.set_defaults(handler=cmd_pending)
@@ -161,7 +166,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
     with open_vault(args) as unlocked:
         vault = unlocked.vault
         store.forget_fact(vault, args.id)
-    print(f"forgot fact {args.id}")
+        print(f"forgot fact {args.id}")
+        offer_backup_rewrite(vault, args, "the forgotten fact")
     return 0
 
 

@@ -253,6 +253,7 @@ class MemoryScreen(DataScreen):
                 store.forget_fact(self.vault, fact_id)
                 self.notify("Deleted. I will not learn it again from the same words.")
                 self.refresh_data()
+                self.offer_backup_rewrite("the deleted fact")
 
         self.app.push_screen(ConfirmScreen("Delete this fact?", "Delete", danger=True), forget)
 
