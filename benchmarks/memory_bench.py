@@ -166,7 +166,7 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
     return questions
 
 
-CUES = ["a relapse on", "Call Dan about the Saturday meeting"]
+CUES = ["relapse on", "Call Dan about the Saturday meeting"]
 
 # The same gold asked another way. The questions above were used while tuning recall (the
 # development set); these were written afterwards and never tuned on (the held-out set).

@@ -34,6 +34,7 @@ from companion.memory import followups, sobriety, store
 
 HEADER = "## What You Know About This User"
 LINE_LIMIT = 220
+SMALL_LINE = 120  # outside the reserved tier, on a small (local model's) budget
 RESERVED_SHARE = 0.35
 RELEVANT_SHARE = 0.35
 RECALL_SHARE = 0.50
@@ -60,9 +61,9 @@ class Context:
         return estimate(self.text)
 
 
-def _short(text: str) -> str:
+def _short(text: str, limit: int = LINE_LIMIT) -> str:
     flat = " ".join(str(text).split())
-    return flat if len(flat) <= LINE_LIMIT else flat[: LINE_LIMIT - 1] + "…"
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _listing(value: Any) -> str:
@@ -105,8 +106,7 @@ def cue_lines(sober: sobriety.Sobriety, cues: list[store.FactView], today: date)
     lines = []
     if sober.relapse is not None and (today - sober.relapse).days <= CUE_DAYS:
         lines.append(
-            f"Cue: a relapse on {sober.relapse.isoformat()} after {sober.days_before} days; "
-            "meet it without judgement, and do not congratulate a streak"
+            "Cue: a recent relapse (see Recovery); meet it without judgement, praise no streak"
         )
     newest = sorted(cues, key=lambda f: f.created_at, reverse=True)
     lines += [f"Cue: {f.text}" for f in newest]
@@ -217,7 +217,7 @@ def fit(tiers: list[tuple[str, list[str], float]], budget: int) -> Context:
             cap = limit
         heading = len(f"\n### {title}")
         for line in lines:
-            short = _short(line)
+            short = _short(line, LINE_LIMIT if title == KEEP or budget >= 400 else SMALL_LINE)
             grow = len("\n- ") + len(short) + (0 if chosen[title] else heading)
             if size + grow <= cap:
                 chosen[title].append(short)

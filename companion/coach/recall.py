@@ -140,11 +140,13 @@ def relevant(
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(weights, lambda d: d.kind == "fact" and allowed(d), limit)
+        facts_ranked = index.relevant(
+            weights, lambda d: d.kind == "fact" and allowed(d), limit, today
+        )
         keep_history = (
             history if when is None or dated else lambda d: d.kind != "fact" and allowed(d)
         )
-        history_ranked = index.relevant(weights, keep_history, limit)
+        history_ranked = index.relevant(weights, keep_history, limit, today)
         best = max(facts_ranked[:1] + history_ranked[:1], key=lambda s: s.coverage, default=None)
         ranked = []
         asking = found.recall or "?" in message

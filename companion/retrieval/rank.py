@@ -26,6 +26,8 @@ from companion.retrieval import text as words
 
 K1 = 1.2
 SCAN_LIMIT = 4000
+RECENCY = 0.5  # a document of today scores up to half again as much...
+HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
 """Postings read per term when ranking: past it, a term is too common to tell much, and the
 newest documents (postings are in the order documents came) are the ones that matter."""
 B = 0.75
@@ -219,12 +221,17 @@ class Index:
         weights: dict[str, float],
         keep: Callable[[Doc], bool],
         limit: int = 10,
+        today: date | None = None,
     ) -> list[Scored]:
         """What the coach's context asks: documents ``keep`` accepts, ranked by weighted
         terms (any may match), newer first on ties. Each carries ``coverage``: the share of the
         question's weight (``weights`` at exactly 1.0: the user's own words) it holds."""
         matched: dict[int, float] = {}
         scores = self._scores(weights, keep, matched)
+        if today is not None:  # the newer of two equal matches matters more to a coach
+            for number in scores:
+                age = max(0, (today - self._docs[number].day).days)  # type: ignore[union-attr]
+                scores[number] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
         whole = self.weight_of({t: w for t, w in weights.items() if w == 1.0}) or 1.0
         ranked = sorted(scores.items(), key=lambda item: (-item[1], -item[0]))[:limit]
         return [
