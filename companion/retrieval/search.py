@@ -37,6 +37,9 @@ def _snippet(text: str, query: str, width: int = 80) -> str:
         if at >= 0:
             break
     start = max(0, at - width // 3) if at >= 0 else 0
+    if start:  # begin at a word, not in the middle of one
+        space = text.find(" ", start, at if at > start else start + width // 3)
+        start = space + 1 if space >= 0 else start
     piece = text[start : start + width].replace("\n", " ")
     return ("…" if start else "") + piece + ("…" if start + width < len(text) else "")
 
