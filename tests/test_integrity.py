@@ -347,3 +347,23 @@ def test_the_row_mac_message_is_the_canonical_json_the_format_document_gives() -
             ]
         )
         assert fmt.message(1000 + i, payload, values) == expected
+
+
+def test_a_garbled_date_leaves_the_rest_searchable(
+    created: tuple[VaultPaths, str], db: Path
+) -> None:
+    """A row whose date was edited into nonsense is left out of search and recall; every
+    other record is still found."""
+    from companion.coach import recall
+    from companion.retrieval.search import SearchIndex
+
+    paths = created[0]
+    with opened(paths) as vault:
+        session = chat.start(vault).id
+        broken = chat.add_message(vault, session, "user", "the lighthouse at dawn").id
+        journal.add(vault, "walked to the lighthouse again")
+    edit(db, f"UPDATE chat_message SET created_at = 'garbage' WHERE id = {broken}")
+    with opened(paths) as vault:
+        hits = SearchIndex.build(vault).search("lighthouse")
+        assert [h.kind for h in hits] == ["journal"]
+        assert recall.recall(vault, "what about the lighthouse?")

@@ -211,10 +211,11 @@ def index_documents(
     ):
         try:
             content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
-        except RecordDamaged:
+            day = clock.parse_stamp(stamp).date()
+        except (RecordDamaged, ValueError, TypeError):
             continue
         kind = "chat" if role == "user" else "reply"
-        yield kind, rid, clock.parse_stamp(stamp).date(), content, stamp, session_id
+        yield kind, rid, day, content, stamp, session_id
 
 
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:

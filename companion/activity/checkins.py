@@ -191,10 +191,11 @@ def index_documents(
     for rid, day, sealed in by_ids(query, CheckIn.id, ids):
         try:
             note = vault.unseal(CheckIn, rid, sealed).get("note")
-        except RecordDamaged:
+            when = date.fromisoformat(day)
+        except (RecordDamaged, ValueError, TypeError):
             continue
         if note:
-            yield "checkin", rid, date.fromisoformat(day), str(note), day, None
+            yield "checkin", rid, when, str(note), day, None
 
 
 def relapse_days(vault: Vault, after: date) -> Iterator[date]:

@@ -299,13 +299,14 @@ def index_documents(
     for rid, stamp, local_date, sealed in by_ids(
         JournalEntry.select(*fields), JournalEntry.id, ids
     ):
-        try:
+        try:  # a damaged row, or a date edited outside Companion: not searchable
             data = vault.unseal(JournalEntry, rid, sealed)
-        except RecordDamaged:
+            day = date.fromisoformat(local_date)
+        except (RecordDamaged, ValueError, TypeError):
             continue
         tags = " ".join(f"#{t}" for t in data.get("tags") or [])
         body = f"{data.get('title', '')}\n{data.get('text', '')}\n{tags}".strip()
-        yield "journal", rid, date.fromisoformat(local_date), body, stamp, None
+        yield "journal", rid, day, body, stamp, None
 
 
 # -- what extraction reads and marks -----------------------------------------------------

@@ -118,11 +118,15 @@ def relevant(
         return found
     off = chat.off_record_ids(vault)
 
+    fresh = store.fresh_summary_ids()
+
     def allowed(doc: Doc) -> bool:
         if doc.kind == "reply":
             return False
         if doc.kind == "fact":
             return doc.ref in live
+        if doc.kind == "summary" and doc.ref not in fresh:
+            return False
         return doc.session is None or (doc.session not in off and doc.session != current_session)
 
     def in_time(doc: Doc) -> bool:  # what is known (facts) holds at any date

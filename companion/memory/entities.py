@@ -68,7 +68,7 @@ PATTERNS = [
     # "my sister Maya", "my sponsor, Dan"
     re.compile(rf"\b{_MY}\s+({_RELATION})\s*,?\s+(?:(?i:is)\s+)?{_NAME}\b"),
     # "Maya is my sister", "Maya, my sister", "Dan (my sponsor)", "Maya (sister)"
-    re.compile(rf"\b{_NAME}\s*(?:,|\(|is|was|-)\s*(?:{_MY}\s+)?({_RELATION})\b"),
+    re.compile(rf"\b{_NAME}(?:\s*[,(-]\s*|\s+(?:is|was)\s+)(?:{_MY}\s+)?({_RELATION})\b"),
     # "sister named Maya", "sister called Maya"
     re.compile(rf"\b({_RELATION})\s+(?i:named|called)\s+{_NAME}\b"),
 ]
@@ -156,7 +156,8 @@ def known(vault: Vault, profile: dict[str, Any], fact_texts: list[str]) -> list[
     if cached is not None and cached[0] == mark:
         return cached[1]
     found = sync(vault, profile, fact_texts)
-    mark = (vault.table_mark("fact"), vault.table_mark("profile"), vault.table_mark("setting"))
+    if (vault.table_mark("setting"),) != mark[2:]:  # sync stored a change: that is seen
+        mark = (mark[0], mark[1], vault.table_mark("setting"))
     _KNOWN[vault] = (mark, found)
     return found
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import followups, store, urges
+from companion.memory import entities, followups, store, urges
 from companion.memory.pending import PENDING_KEY
 from companion.vault import Vault, backup, settings
 
@@ -32,6 +32,7 @@ def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = Fal
         follow_ups = followups.erase_all(vault)
         urges.erase_all(vault)
         settings.remove(vault, PENDING_KEY)
+        settings.remove(vault, entities.KEY)  # the people learned go with what was learned
         removed_profile = profile.erase(vault) if profile_too else False
     vault.erase_traces()
     removed_backups = backup.delete_all(vault.paths) if backups_too else 0

@@ -54,11 +54,12 @@ def latest_relapse(vault: Vault, after: date) -> date | None:
     cached = _CACHE.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]
-    days = [
-        next(checkins.relapse_days(vault, after), None),
-        next(urges.relapse_days(vault, after), None),
-    ]
-    found = max((d for d in days if d is not None), default=None)
+    # Urge stamps are UTC: one from the evening before the start may read as after it.
+    later = (
+        next((d for d in source if d > after), None)
+        for source in (checkins.relapse_days(vault, after), urges.relapse_days(vault, after))
+    )
+    found = max((d for d in later if d is not None), default=None)
     _CACHE[vault] = (mark, found)
     return found
 

@@ -13,9 +13,10 @@ from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from companion import clock
-from companion.activity import chat
+from companion.activity import chat, profile
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, by_ids
+from companion.memory import entities
+from companion.vault import Vault, by_ids, tuples
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
 TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
@@ -235,6 +236,9 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
                 Fact, version.id, payload if mark else None, deleted=True, updated_at=clock.stamp()
             )
         _scrub_runs(vault, texts)
+        # A name learned only from this fact leaves the people known, too.
+        remaining = [f.text for f in live_facts(vault)]
+        entities.sync(vault, profile.load(vault), remaining)
     vault.erase_traces()
 
 
@@ -467,9 +471,10 @@ def fact_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[Index
             continue
         try:
             text = str(vault.unseal(Fact, rid, sealed).get("text", ""))
-        except RecordDamaged:
+            day = clock.parse_stamp(created_at).date()
+        except (RecordDamaged, ValueError, TypeError):
             continue
-        yield "fact", rid, clock.parse_stamp(created_at).date(), text, created_at, None
+        yield "fact", rid, day, text, created_at, None
 
 
 def daily_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
@@ -477,7 +482,8 @@ def daily_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[Inde
     for rid, covering_to, sealed in by_ids(DailyMemory.select(*fields), DailyMemory.id, ids):
         try:
             data = vault.unseal(DailyMemory, rid, sealed)
-        except RecordDamaged:
+            day = date.fromisoformat(covering_to)
+        except (RecordDamaged, ValueError, TypeError):
             continue
         parts = [
             str(data.get(k) or "")
@@ -491,7 +497,7 @@ def daily_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[Inde
         parts += [str(p) for p in data.get("notable_patterns") or []]
         body = " ".join(p for p in parts if p).strip()
         if body:
-            yield "daily", rid, date.fromisoformat(covering_to), body, covering_to, None
+            yield "daily", rid, day, body, covering_to, None
 
 
 def summary_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
@@ -506,9 +512,15 @@ def summary_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[In
     ):
         try:
             data = vault.unseal(SessionSummary, rid, sealed)
-        except RecordDamaged:
+            day = clock.parse_stamp(updated_at).date()
+        except (RecordDamaged, ValueError, TypeError):
             continue
         body = str(data.get("summary_text") or data.get("outcome") or "")
         if body:
-            day = clock.parse_stamp(updated_at).date()
             yield "summary", rid, day, body, updated_at, session_id
+
+
+def fresh_summary_ids() -> set[int]:
+    """Session summaries within their tier's time (expired ones stay out of recall)."""
+    rows = SessionSummary.select(SessionSummary.id).where(_unexpired(SessionSummary.expires_at))
+    return {int(rid) for (rid,) in tuples(rows)}

@@ -46,14 +46,15 @@ class Corpus:
             return self._refresh(vault)
 
     def _refresh(self, vault: Vault) -> Index:
+        end = len(vault.changes)  # a write from another thread after this is read next time
         if self._position is None:
-            self._position = len(vault.changes)
             for _table, (_kinds, documents) in SOURCES.items():
                 for found in documents(vault, None):
                     self.index.put(Doc(*found))
+            self._position = end  # only once the whole vault was read
             return self.index
-        news = vault.changes[self._position :]
-        self._position = len(vault.changes)
+        news = vault.changes[self._position : end]
+        self._position = end
         touched: dict[str, set[int]] = {}
         for table, rid in news:
             if table in SOURCES:

@@ -94,7 +94,10 @@ def _explicit(match: re.Match[str], today: date) -> tuple[date, date] | None:
         return None
 
 
-MONTH_WORD = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*"
+MONTH_WORD = (
+    r"(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
+)
 EXPLICIT = re.compile(
     rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|{MONTH_WORD}\.?\s+\d{{1,2}}(st|nd|rd|th)?|"
     rf"\d{{1,2}}(st|nd|rd|th)?\s+(of\s+)?{MONTH_WORD})\b"
@@ -154,7 +157,10 @@ def parse(text: str, today: date) -> When | None:
     for pattern, make in rules:
         match = re.search(pattern, lowered)
         if match:
-            first, last = make(match)  # type: ignore[operator]
+            try:
+                first, last = make(match)  # type: ignore[operator]
+            except (ValueError, OverflowError):  # "a million days ago": no date we can use
+                return None
             return When(first, last, phrases=(match.group(0),))
     match = EXPLICIT.search(lowered)
     if match:
@@ -162,7 +168,7 @@ def parse(text: str, today: date) -> When | None:
         if span:
             return When(span[0], span[1], phrases=(match.group(0),))
     match = re.search(rf"\b(in |during |last |this )?({'|'.join(MONTHS)})\b", lowered)
-    if match and not (match[2] == "may" and not match[1]):  # "may" is mostly a verb
+    if match and not (match[2] == "may" and match[1] in (None, "this ")):  # mostly a verb
         month = MONTHS.index(match[2]) + 1
         year = today.year if month <= today.month else today.year - 1
         first, last = _month_of(year, month)

@@ -13,14 +13,16 @@ and its postings are dropped at the next ``compact``.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
+import threading
 from array import array
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import date
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from companion.retrieval import text as words
 
@@ -31,6 +33,7 @@ HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
 """Postings read per term when ranking: past it, a term is too common to tell much, and the
 newest documents (postings are in the order documents came) are the ones that matter."""
 B = 0.75
+T = TypeVar("T")
 PHRASE = re.compile(r'"([^"]+)"')
 
 
@@ -50,8 +53,20 @@ class Scored:
     coverage: float = 1.0  # the share of the question's weight this document holds
 
 
+def _locked(method: Callable[..., T]) -> Callable[..., T]:
+    """The app writes from one thread and asks from others: one at a time."""
+
+    @functools.wraps(method)
+    def run(self: Index, *args: Any, **kwargs: Any) -> T:
+        with self._lock:
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 class Index:
     def __init__(self) -> None:
+        self._lock = threading.RLock()
         self._docs: list[Doc | None] = []
         self._lengths = array("I")
         self._number: dict[tuple[str, int], int] = {}
@@ -67,6 +82,7 @@ class Index:
 
     # -- writing ---------------------------------------------------------------------------
 
+    @_locked
     def put(self, doc: Doc) -> None:
         """Add a document, or replace the one of the same kind and ref. The document is in
         place before its postings, so a reader in another thread never meets a number it
@@ -90,6 +106,7 @@ class Index:
             found[0].append(number)
             found[1].append(count)
 
+    @_locked
     def remove(self, kind: str, ref: int) -> None:
         number = self._number.pop((kind, ref), None)
         if number is None:
@@ -101,15 +118,19 @@ class Index:
         if self._removed > 1000 and self._removed > self._live // 4:
             self.compact()
 
+    @_locked
     def compact(self) -> None:
         """Rebuild without the removed documents, so no posting remembers them."""
         docs = [d for d in self._docs if d is not None]
+        lock = self._lock
         self.__init__()  # type: ignore[misc]
+        self._lock = lock
         for doc in docs:
             self.put(doc)
 
-    def documents(self, kind: str | None = None) -> Iterable[Doc]:
-        return (d for d in self._docs if d is not None and (kind is None or d.kind == kind))
+    @_locked
+    def documents(self, kind: str | None = None) -> list[Doc]:
+        return [d for d in self._docs if d is not None and (kind is None or d.kind == kind)]
 
     # -- asking ----------------------------------------------------------------------------
 
@@ -144,6 +165,7 @@ class Index:
                     matched[number] = matched.get(number, 0.0) + idf
         return scores
 
+    @_locked
     def weight_of(self, weights: dict[str, float]) -> float:
         """The IDF weight of all ``weights``' terms together (a word no document holds counts
         as the rarest): how much a perfect match would hold."""
@@ -167,6 +189,7 @@ class Index:
             out.append(term)
         return out
 
+    @_locked
     def search(
         self,
         query: str,
@@ -216,6 +239,7 @@ class Index:
             docs.sort(key=lambda d: -scores.get(numbers[(d.kind, d.ref)], 0.0))  # stable
         return docs[:limit]
 
+    @_locked
     def relevant(
         self,
         weights: dict[str, float],
@@ -240,6 +264,7 @@ class Index:
             if (doc := self._docs[n]) is not None
         ]
 
+    @_locked
     def in_span(
         self,
         keep: Callable[[Doc], bool],

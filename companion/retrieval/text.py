@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import threading
 
 import snowballstemmer
 
@@ -54,6 +55,7 @@ RELATED = {
 }
 
 _stemmer = snowballstemmer.stemmer("english")
+_STEMMING = threading.Lock()
 _STEMS: dict[str, str] = {}
 WORD = re.compile(r"[^\W_]+")
 POSSESSIVE = re.compile(r"['’]s\b")
@@ -62,7 +64,8 @@ POSSESSIVE = re.compile(r"['’]s\b")
 def stem(word: str) -> str:
     found = _STEMS.get(word)
     if found is None:
-        found = _STEMS[word] = str(_stemmer.stemWord(word))
+        with _STEMMING:  # the Snowball stemmer keeps state: one word at a time
+            found = _STEMS[word] = str(_stemmer.stemWord(word))
     return found
 
 
