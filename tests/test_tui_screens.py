@@ -429,3 +429,113 @@ def test_the_journal_lists_the_tags_of_earlier_entries(created) -> None:
 
     shown = drive(paths, scenario)
     assert "#meeting 2" in shown and "#walk 1" in shown
+
+
+def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
+    paths, _ = created
+    with reopen(paths) as vault:
+        first = journal.add(vault, "The first entry, as saved").id
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor")
+        editor.insert("Words I have not saved yet")
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)  # asked, not dropped
+        await pilot.click("#no")  # keep writing
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == "Words I have not saved yet"
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        await pilot.click("#yes")  # save it, then the new entry
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == ""
+        # An edited entry keeps its changes as a draft when another is opened.
+        entries = app.screen.query_one("#entries")
+        entries.focus()
+        entries.highlighted = 1  # the first entry (newest first)
+        await pilot.press("enter")
+        await settle(pilot)
+        app.screen.query_one("#editor").insert("Changed: ")
+        entries.focus()
+        entries.highlighted = 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == "Words I have not saved yet"
+        entries.focus()
+        entries.highlighted = 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == "Changed: The first entry, as saved"
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        texts = sorted(e.text for e in journal.newest(vault))
+    assert texts == ["The first entry, as saved", "Words I have not saved yet"]
+    assert first
+
+
+def test_paste_then_undo_keeps_the_text_and_the_app(created) -> None:
+    from textual import events
+
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor")
+        editor.insert("Before the paste. ")
+        pasted = "\n".join(f"line {i} " + "a long pasted line of words " * 4 for i in range(10))
+        app.post_message(events.Paste(pasted))
+        await settle(pilot)
+        assert pasted in editor.text
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert app.is_running and editor.text.startswith("Before the paste.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        editor.insert("more")
+        for _ in range(5):
+            await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert editor.text.startswith("Before the paste.")  # undo stops at the save
+
+    drive(paths, scenario, size=(80, 24))
+
+
+def test_the_checkin_form_after_a_restart_shows_what_was_saved(created) -> None:
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=6, cravings=2, sleep_hours=7, sober=True)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        screen = app.screen
+        assert "editing your check-in" in screen_text(app)
+        assert screen.query_one("#mood").value == "6"
+        assert screen.query_one("#cravings").value == "2"
+
+    drive(paths, scenario)
+
+
+def test_typing_on_profile_goes_into_its_first_field(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f8")
+        await settle(pilot)
+        await pilot.press("J", "o")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        assert profile.load(vault).get("preferred_name") == "Jo"

@@ -109,3 +109,28 @@ def test_sos_works_on_the_unlock_screen(created) -> None:
         assert isinstance(app.screen, UnlockScreen)
 
     drive(paths, scenario)
+
+
+def test_the_lock_screen_after_creating_a_vault_is_the_unlock_form(paths) -> None:
+    async def scenario(app, pilot):
+        screen = app.screen
+        screen.query_one("#passphrase").value = PASSPHRASE
+        screen.query_one("#repeat").value = PASSPHRASE
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.click("#written")
+        await pilot.click("#yes")
+        await settle(pilot)
+        assert isinstance(app.screen, TodayScreen)
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        locked = app.screen
+        assert isinstance(locked, UnlockScreen) and not locked.creating
+        text = screen_text(app)
+        assert "Locked." in text and "Unlock" in text
+        assert "Create vault" not in text and "Strength" not in text
+        assert not locked.query("#repeat")
+        await unlock(pilot, PASSPHRASE)
+        assert isinstance(app.screen, TodayScreen)
+
+    drive(paths, scenario)

@@ -71,7 +71,8 @@ class CheckInScreen(DataScreen):
     def __init__(self) -> None:
         super().__init__()
         self.day: date = clock.today()
-        self.loaded: dict[str, object] = {}
+        self.loaded: dict[str, object] | None = None
+        """The form as last filled from the vault (None before the first time)."""
         self.first_visit = True
 
     def compose_body(self) -> ComposeResult:
@@ -104,7 +105,7 @@ class CheckInScreen(DataScreen):
             if self.restore_draft():
                 return
         # Coming back to the screen must not overwrite what was typed and not saved.
-        self.show_day(keep_typed=self.typed() != self.loaded)
+        self.show_day(keep_typed=self.loaded is not None and self.typed() != self.loaded)
 
     def show_day(self, keep_typed: bool = False) -> None:
         existing = checkins.get(self.vault, self.day)

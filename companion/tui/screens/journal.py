@@ -3,6 +3,7 @@ counts, and an editor. Unsaved text is kept as an encrypted draft, never dropped
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -19,6 +20,7 @@ from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.text import literal, one_line, visible
+from companion.tui.widgets.editor import Editor
 from companion.usecases import journaling
 
 PAGE = 50
@@ -62,7 +64,7 @@ class JournalScreen(DataScreen):
                 yield OptionList(id="entries")
             with Vertical(id="editor-pane"):
                 yield Input(placeholder="Title (optional)", id="title")
-                yield TextArea(id="editor", soft_wrap=True, show_line_numbers=False)
+                yield Editor(id="editor", soft_wrap=True, show_line_numbers=False)
                 yield Input(
                     placeholder="Tags, separated by spaces (#tags in the text count too)",
                     id="entry-tags",
@@ -150,9 +152,33 @@ class JournalScreen(DataScreen):
     def open_entry(self, event: OptionList.OptionSelected) -> None:
         if event.option.id in (None, MORE):
             return
-        self.stash()
-        self.load_entry(int(event.option.id))
-        self.query_one("#editor", TextArea).focus()
+        entry_id = int(event.option.id)
+
+        def go() -> None:
+            self.stash()
+            self.load_entry(entry_id)
+            self.query_one("#editor", TextArea).focus()
+
+        self.leaving_the_editor(go)
+
+    def leaving_the_editor(self, then: Callable[[], None]) -> None:
+        """Before the editor shows something else: an edited entry keeps its changes as a
+        draft (restored when it is opened again); a new entry, which has one draft place,
+        is saved first or kept on screen, never dropped."""
+        if self.entry_id is None and self.dirty and self.typed()[1].strip():
+
+            def answer(save: bool | None) -> None:
+                if save and self.action_save():
+                    then()
+
+            self.app.push_screen(
+                ConfirmScreen(
+                    "This new entry is not saved yet. Save it first?", "Save it", "Keep writing"
+                ),
+                answer,
+            )
+            return
+        then()
 
     # -- editor -------------------------------------------------------------------------
 
@@ -189,18 +215,22 @@ class JournalScreen(DataScreen):
         return self.typed() != self.loaded
 
     def action_new(self) -> None:
-        self.stash()
-        self.entry_id = None
-        self.loaded = ("", "", "")
-        self.fill("", "", "")
-        self.set_status("New entry.")
-        self.query_one("#editor", TextArea).focus()
+        def start() -> None:
+            self.stash()
+            self.entry_id = None
+            self.loaded = ("", "", "")
+            self.fill("", "", "")
+            self.set_status("New entry.")
+            self.query_one("#editor", TextArea).focus()
 
-    def action_save(self) -> None:
+        self.leaving_the_editor(start)
+
+    def action_save(self) -> bool:
+        """Save the entry; True when it was saved."""
         title, text, tags = self.typed()
         if not text.strip():
             self.notify("The entry is empty; write something first.", severity="warning")
-            return
+            return False
         try:
             saved = journaling.save_entry(
                 self.unlocked,
@@ -212,7 +242,8 @@ class JournalScreen(DataScreen):
             )
         except CompanionError as err:
             self.notify(str(err), severity="error")
-            return
+            return False
+        self.query_one("#editor", Editor).mark_saved()
         entry = saved.entry
         self.entry_id = entry.id
         self.loaded = (title, text, " ".join(entry.tags))
@@ -222,6 +253,7 @@ class JournalScreen(DataScreen):
         self.refresh_data()
         if saved.danger is not None:
             self.companion.action_sos(saved.danger)
+        return True
 
     def action_delete(self) -> None:
         option = self.query_one("#entries", OptionList).highlighted_option

@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Static, TextArea
 from companion.tui.navigation import keys_help
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
+from companion.tui.widgets.editor import Editor
 
 if TYPE_CHECKING:
     from companion.coach.safety import Danger
@@ -196,7 +197,7 @@ class EditorScreen(Dialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text + "  (Ctrl+S saves, Escape cancels)", classes="title")
-            yield TextArea(self.text, id="editor", soft_wrap=True)
+            yield Editor(self.text, id="editor", soft_wrap=True)
             with Horizontal(classes="buttons"):
                 yield Button("Save", id="yes", variant="primary")
                 yield Button("Cancel", id="no")

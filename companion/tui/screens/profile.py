@@ -39,6 +39,8 @@ class ProfileScreen(DataScreen):
         Binding("ctrl+s", "save", "Save", id="profile-save", tooltip="Save the profile"),
     ]
 
+    AUTO_FOCUS = "#field-preferred_name"  # typing goes somewhere from the first key
+
     def __init__(self) -> None:
         super().__init__()
         self.loaded: dict[str, str] = {}

@@ -7,13 +7,14 @@ vault modules until the user submits, so the first paint stays light.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, LoadingIndicator, ProgressBar, Static
 
 from companion.paths import VaultPaths
@@ -51,6 +52,15 @@ def strength_hint(passphrase: str) -> str:
     return "Strength: strong."
 
 
+W = TypeVar("W", bound=Widget)
+
+
+def hidden(widget: W) -> W:
+    """A widget that starts hidden (shown when there is something to show)."""
+    widget.display = False
+    return widget
+
+
 class UnlockScreen(CompanionScreen[None]):
     class Opened(Message):
         """The vault is open: created, unlocked, recovered or restored."""
@@ -80,6 +90,8 @@ class UnlockScreen(CompanionScreen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.creating = not self.app_paths.db.exists()
+        self.reason = ""
+        """Why the vault was locked, said above the form."""
 
     @property
     def app_paths(self) -> VaultPaths:
@@ -98,26 +110,27 @@ class UnlockScreen(CompanionScreen[None]):
                 yield Input(placeholder="Repeat passphrase", password=True, id="repeat")
                 yield Static(strength_hint(""), id="strength")
             else:
-                yield Static("Welcome back. Enter your passphrase to unlock.", id="intro")
+                yield Static(
+                    f"{self.reason} Enter your passphrase to unlock."
+                    if self.reason
+                    else "Welcome back. Enter your passphrase to unlock.",
+                    id="intro",
+                )
                 yield Input(placeholder="Passphrase", password=True, id="passphrase")
             yield Static("", id="error")
-            yield LoadingIndicator(id="working")
-            yield ProgressBar(id="upgrade", show_eta=False)
+            yield hidden(LoadingIndicator(id="working"))
+            yield hidden(ProgressBar(id="upgrade", show_eta=False))
             with Horizontal(id="actions"):
                 yield Button(
                     "Create vault" if self.creating else "Unlock", variant="primary", id="go"
                 )
                 if not self.creating:
                     yield Button("Forgot passphrase", id="forgot")
-                    yield Button("Restore newest backup", id="restore", variant="warning")
+                    yield hidden(Button("Restore newest backup", id="restore", variant="warning"))
         yield Static("F2 SOS  ·  F1 Help  ·  Ctrl+Q Quit", id="hint")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#working").display = False
-        self.query_one("#upgrade").display = False
-        if not self.creating:
-            self.query_one("#restore").display = False
         self.set_timer(0.3, self.preload)
 
     @work(thread=True, group="preload")
@@ -145,11 +158,11 @@ class UnlockScreen(CompanionScreen[None]):
             field.disabled = working
 
     def show_locked(self, reason: str) -> None:
-        self.creating = False
-        self.query_one("#passphrase", Input).value = ""
-        self.show_error("")
-        self.query_one("#intro", Static).update(reason + " Enter your passphrase to unlock.")
-        self.query_one("#passphrase", Input).focus()
+        """Locked (by the user or for being idle): always the unlock form, even when this
+        screen last showed the form that created the vault."""
+        self.creating, self.reason = False, reason
+        self.refresh(recompose=True)
+        self.call_after_refresh(lambda: self.query_one("#passphrase", Input).focus())
 
     def upgrade_progress(self, done: int, total: int) -> None:
         """From the unlock worker, while a vault from an older Companion is upgraded."""

@@ -1,0 +1,28 @@
+"""The text editor of our screens: Textual's TextArea, with undo that stops at the last save
+and without the crash below.
+
+Textual 8.2.8 (textual/widgets/_text_area.py, ``_undo_batch``) refreshes the widget's size
+before it moves the cursor back into the shortened document; when that adds or removes the
+vertical scrollbar, the watcher scrolls to the cursor, which still points past the last line,
+and ``WrappedDocument.get_offsets`` raises ValueError ("document line index 10 is out of
+bounds"). Smallest reproduction: a soft-wrapping TextArea at 80x24, paste ten lines of about
+100 characters, press Ctrl+Z. The cursor is put right a moment later by the same undo, so
+scrolling to it then is what we skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from textual.widgets import TextArea
+
+
+class Editor(TextArea):
+    def _watch_show_vertical_scrollbar(self) -> None:
+        # The cursor may be past the end for a moment; the undo puts it back (see above).
+        with contextlib.suppress(ValueError):
+            super()._watch_show_vertical_scrollbar()
+
+    def mark_saved(self) -> None:
+        """Undo goes back to here and no further: what was saved is not undone by accident."""
+        self.history.clear()
