@@ -76,3 +76,34 @@ def test_crisis_words_bring_up_sos_at_once(created, fake_llm) -> None:
     in_chat, in_journal, system = drive(paths, scenario)
     assert in_chat and in_journal
     assert "respond with warmth and care" in system.lower()
+
+
+def test_waiting_for_the_coach_shows_and_a_new_chat_costs_no_call(created, fake_llm) -> None:
+    import asyncio
+
+    from tests.fake_llm import gated
+
+    paths, _ = created
+    fake_llm.push(gated(text("Here with you.")))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "long day"
+        await pilot.press("enter")
+        assert await asyncio.to_thread(fake_llm.received.wait, 30)
+        await pilot.pause()
+        waiting = screen_text(app)
+        fake_llm.gate.set()
+        await settle(pilot)
+        answered = screen_text(app)
+        calls = len(fake_llm.requests)
+        await pilot.press("ctrl+n")  # a new chat: no greeting unless Settings asks for one
+        await settle(pilot)
+        return waiting, answered, calls, len(fake_llm.requests)
+
+    waiting, answered, before, after = drive(paths, scenario)
+    assert "The coach is thinking" in waiting
+    assert "Here with you." in answered and "The coach is thinking" not in answered
+    assert after == before

@@ -17,6 +17,7 @@ DEFAULTS: dict[str, Any] = {
     "local_base_url": "http://localhost:11434/v1",
     "local_model": "llama3.2",
     "anthropic_api_key": "",
+    "greet_new_chats": False,  # a greeting on Ctrl+N is a model call the user may not want
 }
 
 

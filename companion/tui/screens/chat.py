@@ -24,6 +24,7 @@ from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
 from companion.usecases import chats
+from companion.vault import settings
 
 OFFLINE = (
     "The coach is offline: no provider is set up. Add an Anthropic API key in Settings (F10), "
@@ -34,21 +35,34 @@ OFFLINE = (
 
 class Streamer:
     """Feeds streamed text to a Markdown widget; the stream starts with the first piece
-    (stopping a Markdown stream that never ran would cancel the worker around it)."""
+    (stopping a Markdown stream that never ran would cancel the worker around it). Until
+    then a "thinking" line says the coach is on it; it goes with the first word."""
 
-    def __init__(self, widget: Markdown) -> None:
+    def __init__(self, widget: Markdown, waiting: Widget | None = None) -> None:
         self.widget = widget
+        self.waiting = waiting
         self.stream: MarkdownStream | None = None
 
+    async def _done_waiting(self) -> None:
+        if self.waiting is not None:
+            waiting, self.waiting = self.waiting, None
+            await waiting.remove()
+
     async def write(self, piece: str) -> None:
+        await self._done_waiting()
         if self.stream is None:
             self.stream = Markdown.get_stream(self.widget)
         await self.stream.write(visible(piece))
 
     async def stop(self) -> None:
+        await self._done_waiting()
         if self.stream is not None:
             await asyncio.sleep(0)  # let the stream's task start, so stopping it is clean
             await self.stream.stop()
+
+
+def thinking() -> Widget:
+    return Static("The coach is thinking…", classes="message notice thinking")
 
 
 def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
@@ -187,10 +201,11 @@ class ChatScreen(DataScreen):
         from companion.coach import service
 
         box = self.query_one("#conversation", VerticalScroll)
+        waiting = thinking()
         reply = Markdown("", classes="message assistant")
-        await box.mount(reply)
+        await box.mount(waiting, reply)
         box.anchor()
-        streamer = Streamer(reply)
+        streamer = Streamer(reply, waiting)
         try:
             outcome = await service.respond(
                 self.vault,
@@ -225,7 +240,9 @@ class ChatScreen(DataScreen):
         self.close_session()
         self.refresh_data()
         self.query_one("#message", Input).focus()
-        if self.unlocked.gateway() is not None:
+        # A new chat starts with the user's first words: a greeting is a model call (a cost)
+        # made only when Settings asks for it.
+        if self.unlocked.gateway() is not None and settings.get(self.vault, "greet_new_chats"):
             self.session_id = chats.start_new(self.vault, self.off_record_next)
             self.off_record_next = False
             self.refresh_data()
@@ -236,9 +253,10 @@ class ChatScreen(DataScreen):
         from companion.coach import service
 
         box = self.query_one("#conversation", VerticalScroll)
+        waiting = thinking()
         reply = Markdown("", classes="message assistant")
-        await box.mount(reply)
-        streamer = Streamer(reply)
+        await box.mount(waiting, reply)
+        streamer = Streamer(reply, waiting)
         try:
             outcome = await service.greet(self.vault, session_id, streamer.write)
         finally:

@@ -33,7 +33,8 @@ INPUTS = (
     "crisis_name",
     "crisis_contact",
 )
-SELECTS = ("provider", "theme")
+SELECTS = ("provider", "theme", "greet_new_chats")
+GREETINGS = [("No: a new chat starts with my words", "no"), ("Yes (one model call each)", "yes")]
 
 
 class SettingsScreen(DataScreen):
@@ -96,6 +97,8 @@ class SettingsScreen(DataScreen):
                 yield Input(id="local_base_url")
                 yield Label("Local model")
                 yield Input(id="local_model")
+                yield Label("Greet me in a new chat")
+                yield Select(GREETINGS, id="greet_new_chats", allow_blank=False)
             yield Static("", id="key-status")
             yield Static("This computer", classes="section")
             with Grid(classes="settings-grid"):
@@ -131,7 +134,11 @@ class SettingsScreen(DataScreen):
             return
         self.refresh_data()
         fields = dict(draft.get("fields", {}))
-        offered = {"provider": {v for _, v in PROVIDERS}, "theme": {v for _, v in THEMES}}
+        offered = {
+            "provider": {v for _, v in PROVIDERS},
+            "theme": {v for _, v in THEMES},
+            "greet_new_chats": {v for _, v in GREETINGS},
+        }
         for name, value in fields.items():
             if name in INPUTS:
                 self.query_one(f"#{name}", Input).value = str(value)
@@ -159,6 +166,8 @@ class SettingsScreen(DataScreen):
             return  # unsaved changes stay on screen
         vault = self.vault
         self.query_one("#provider", Select).value = settings.get(vault, "provider")
+        greet = "yes" if settings.get(vault, "greet_new_chats") else "no"
+        self.query_one("#greet_new_chats", Select).value = greet
         for key in VAULT_FIELDS:
             self.query_one(f"#{key}", Input).value = str(settings.get(vault, key))
         stored = bool(settings.get(vault, "anthropic_api_key"))
@@ -244,6 +253,8 @@ class SettingsScreen(DataScreen):
             return
         provider = self.query_one("#provider", Select).value
         settings.put(vault, "provider", provider)
+        greet = self.query_one("#greet_new_chats", Select).value == "yes"
+        settings.put(vault, "greet_new_chats", greet)
         for key in VAULT_FIELDS:
             settings.put(
                 vault, key, self.query_one(f"#{key}", Input).value.strip() or settings.DEFAULTS[key]
