@@ -76,7 +76,7 @@ def open_first(key: str, widget: str) -> Callable[[Pilot], Awaitable[None]]:
         await pilot.press(key)
         await settle(pilot)
         pilot.app.screen.query_one(widget).focus()
-        await pilot.press("down", "enter")
+        await pilot.press("enter")  # focus highlights the first row
         await settle(pilot)
 
     return step

@@ -539,3 +539,22 @@ def test_typing_on_profile_goes_into_its_first_field(created) -> None:
     drive(paths, scenario)
     with reopen(paths) as vault:
         assert profile.load(vault).get("preferred_name") == "Jo"
+
+
+def test_a_focused_list_has_a_row_to_open(created) -> None:
+    paths, _ = created
+    with reopen(paths) as vault:
+        journal.add(vault, "Older entry")
+        journal.add(vault, "Newest entry")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        app.screen.query_one("#entries").focus()  # as Tab does
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot)
+        return app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == "Newest entry"

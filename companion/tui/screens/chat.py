@@ -23,6 +23,7 @@ from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
+from companion.tui.widgets.picklist import PickList
 from companion.usecases import chats
 from companion.vault import settings
 
@@ -103,7 +104,7 @@ class ChatScreen(DataScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="chat"):
-            yield OptionList(id="sessions")
+            yield PickList(id="sessions")
             with Vertical(id="conversation-pane"):
                 yield Static("", id="session-title")
                 yield VerticalScroll(id="conversation")

@@ -21,6 +21,7 @@ from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.text import literal, one_line, visible
 from companion.tui.widgets.editor import Editor
+from companion.tui.widgets.picklist import PickList
 from companion.usecases import journaling
 
 PAGE = 50
@@ -61,7 +62,7 @@ class JournalScreen(DataScreen):
             with Vertical(id="browser"):
                 yield Input(placeholder="Search (Ctrl+F)", id="search")
                 yield Static("", id="tags")
-                yield OptionList(id="entries")
+                yield PickList(id="entries")
             with Vertical(id="editor-pane"):
                 yield Input(placeholder="Title (optional)", id="title")
                 yield Editor(id="editor", soft_wrap=True, show_line_numbers=False)

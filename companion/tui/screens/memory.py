@@ -25,6 +25,7 @@ from companion.tui.screens.modals import (
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
+from companion.tui.widgets.picklist import PickList
 from companion.vault import Vault
 
 
@@ -133,7 +134,7 @@ class MemoryScreen(DataScreen):
             with VerticalScroll(id="facts-pane"):
                 yield Static("What I know about you", id="memory-title")
                 yield Static("", id="extraction")
-                yield OptionList(id="facts")
+                yield PickList(id="facts")
             with VerticalScroll(id="daily-pane"):
                 yield Markdown("", id="daily")
 

@@ -18,6 +18,7 @@ from companion.activity import checkins, journal, profile, progress
 from companion.memory import followups, sobriety
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import literal, one_line
+from companion.tui.widgets.picklist import PickList
 
 
 def checkin_line(view: checkins.CheckInView | None) -> str:
@@ -71,7 +72,7 @@ class TodayScreen(DataScreen):
                     yield Label("Cravings, last 30 days", id="cravings-label")
                     yield Sparkline([], id="cravings-spark")
             yield Label("Follow-ups", classes="section")
-            yield OptionList(id="followups")
+            yield PickList(id="followups")
             yield Label("On this day", classes="section")
             yield Static("", id="on-this-day")
 
