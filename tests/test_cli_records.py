@@ -312,3 +312,29 @@ def test_commands_leave_the_apps_unsaved_words_alone(cli) -> None:
         kept = drafts.load(vault, "journal")
         assert kept is not None and kept["text"].startswith("the first lines")
         assert drafts.load(vault, "checkin") is not None
+
+
+def test_reading_commands_work_while_the_app_has_the_vault_open(created, cli) -> None:
+    """jrnl users read their journal from a shell at any time: reads go through a read-only
+    connection beside the app; writes are refused and say why."""
+    paths, _ = created
+    assert cli("journal", "add", "Written before the app opened").returncode == 0
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as app_vault:  # the open app
+        journal.add(app_vault, "Written in the app just now")
+        listed = cli("journal", "list")
+        assert listed.returncode == 0, listed.stderr
+        assert "Written before the app opened" in listed.stdout
+        assert "Written in the app just now" in listed.stdout  # what the app wrote, too
+        found = cli("journal", "search", "app")
+        assert found.returncode == 0 and "Written in the app just now" in found.stdout
+        exported = cli("export", "--format", "json", "-o", "-")
+        assert exported.returncode == 0 and "Written before the app opened" in exported.stdout
+        for reading in (["verify"], ["memory", "show"], ["insights"], ["ledger"]):
+            done = cli(*reading)
+            assert done.returncode == 0, (reading, done.stderr)
+        refused = cli("journal", "add", "From the shell while the app is open")
+        assert refused.returncode == 75
+        assert "open in another Companion" in refused.stderr
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        texts = [e.text for e in journal.newest(vault)]
+    assert "From the shell while the app is open" not in texts and len(texts) == 2

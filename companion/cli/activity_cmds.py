@@ -152,7 +152,7 @@ def cmd_journal_add(args: argparse.Namespace) -> int:
 def cmd_journal_list(args: argparse.Namespace) -> int:
     if args.n < 1:
         raise InvalidInput("-n must be 1 or more.")
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         entries = journal.newest(vault, args.n)
     if not entries:
@@ -166,7 +166,7 @@ def cmd_journal_search(args: argparse.Namespace) -> int:
     from companion.retrieval.search import when_label
 
     query = " ".join(args.query)
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         hits = unlocked.search_index().search(query, limit=args.n, newest=args.newest)
     if not hits:
         print("no matches")
@@ -177,7 +177,7 @@ def cmd_journal_search(args: argparse.Namespace) -> int:
 
 
 def cmd_journal_show(args: argparse.Namespace) -> int:
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         entry = journal.get(vault, args.id)
     out(f"# {entry.title}" if entry.title else f"# Entry {entry.id}")
@@ -256,7 +256,7 @@ def cmd_profile_set(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         text = render(vault, args.format)
     if args.output and args.output != "-":  # "-" is standard output, as for most tools

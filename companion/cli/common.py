@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from companion.cli import secrets
-from companion.errors import InvalidInput, ModelError, SessionEnded
+from companion.errors import InvalidInput, ModelError, SessionEnded, VaultBusy
 from companion.paths import VaultPaths, resolve_data_dir
 from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault, session
@@ -28,26 +28,41 @@ def vault_paths(args: argparse.Namespace) -> VaultPaths:
 
 
 @contextmanager
-def open_vault(args: argparse.Namespace, allow_session: bool = True) -> Iterator[Unlocked]:
+def open_vault(
+    args: argparse.Namespace, allow_session: bool = True, read_only_ok: bool = False
+) -> Iterator[Unlocked]:
     """The vault, opened by the unlock session in COMPANION_SESSION or by the passphrase,
-    with what an unlocked app holds (built as the app builds it)."""
+    with what an unlocked app holds (built as the app builds it). ``read_only_ok``: a command
+    that only reads also works while the app has the vault open, through a read-only
+    connection; a command that writes is refused then (exit 75), before any prompt."""
     paths = vault_paths(args)
     if not paths.db.exists():
         # Say so before asking for a passphrase that cannot help.
         Vault.unlock(paths, "")
-    ensure_free(paths)
+    read_only = False
+    try:
+        ensure_free(paths)
+    except VaultBusy:
+        if not read_only_ok:
+            raise
+        read_only = True
     token = os.environ.get(session.ENV_VAR) if allow_session else None
     vault = None
     if token and not args.passphrase_file:
         try:
-            vault = Vault.unlock(paths, session_token=token, progress=upgrade_progress)
+            vault = Vault.unlock(
+                paths, session_token=token, progress=upgrade_progress, read_only=read_only
+            )
         except SessionEnded as err:
             if not secrets.can_ask():
                 raise
             sys.stderr.write(f"companion: {err}\n")
     if vault is None:
         vault = Vault.unlock(
-            paths, secrets.passphrase(args.passphrase_file), progress=upgrade_progress
+            paths,
+            secrets.passphrase(args.passphrase_file),
+            progress=upgrade_progress,
+            read_only=read_only,
         )
     warn_damage(vault)
     try:

@@ -114,7 +114,7 @@ def memory_json(vault: Vault) -> dict[str, Any]:
 def cmd_show(args: argparse.Namespace) -> int:
     from companion.memory import store
 
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         data = memory_json(vault)
     if args.json:
@@ -231,7 +231,7 @@ def memory_markdown(data: dict[str, Any]) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         text = memory_markdown(memory_json(vault))
     if args.output == "-":

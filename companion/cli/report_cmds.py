@@ -31,7 +31,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def cmd_ledger(args: argparse.Namespace) -> int:
     from companion.llm import ledger
 
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         calls = ledger.calls(vault, args.n)
     if not calls:
@@ -52,7 +52,7 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 def cmd_insights(args: argparse.Namespace) -> int:
     from companion.memory import insights
 
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         week = insights.weekly(vault, args.week)
     if args.share:

@@ -163,7 +163,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         with Vault.unlock(paths, recovery_key=key, daily_backup=False) as vault:
             print("header OK: it opens with the recovery key and its MAC checks out")
             return print_report(verify(vault))
-    with open_vault(args) as unlocked:
+    with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         return print_report(verify(vault))
 

@@ -11,7 +11,7 @@ from companion.paths import FILE_MODE, VaultPaths
 
 
 class VaultLock:
-    def __init__(self, fd: int) -> None:
+    def __init__(self, fd: int | None) -> None:
         self._fd: int | None = fd
 
     @classmethod
@@ -27,6 +27,13 @@ class VaultLock:
                 "command to finish) and try again."
             ) from None
         return cls(fd)
+
+    @classmethod
+    def shared(cls, paths: VaultPaths) -> VaultLock:
+        """For a reader beside the Companion that holds the vault: takes nothing (SQLite's own
+        locks keep a read-only connection consistent) and releases nothing."""
+        del paths
+        return cls(None)
 
     def release(self) -> None:
         if self._fd is not None:

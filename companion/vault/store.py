@@ -17,6 +17,7 @@ from pathlib import Path
 import peewee as pw
 
 from companion.errors import (
+    VaultBusy,
     VaultDamaged,
     VaultExists,
     VaultMissing,
@@ -48,10 +49,27 @@ PRAGMAS = {
 class Vault(Records):
     """An unlocked vault: the database, the sealer, and the lock that keeps it ours."""
 
-    def __init__(self, paths: VaultPaths, header: Header, data_key: bytes, lock: VaultLock) -> None:
-        database = pw.SqliteDatabase(
-            str(paths.db), pragmas=PRAGMAS, thread_safe=False, check_same_thread=False
-        )
+    def __init__(
+        self,
+        paths: VaultPaths,
+        header: Header,
+        data_key: bytes,
+        lock: VaultLock,
+        read_only: bool = False,
+    ) -> None:
+        if read_only:  # beside the app that holds the vault: reads only, through SQLite's locks
+            database = pw.SqliteDatabase(
+                f"file:{paths.db}?mode=ro",
+                uri=True,
+                pragmas={"foreign_keys": 1, "busy_timeout": 5000, "temp_store": "memory"},
+                thread_safe=False,
+                check_same_thread=False,
+            )
+        else:
+            database = pw.SqliteDatabase(
+                str(paths.db), pragmas=PRAGMAS, thread_safe=False, check_same_thread=False
+            )
+        self.read_only = read_only
         super().__init__(database, Sealer(data_key, header.vault_id), integrity.Keys(data_key))
         self.paths = paths
         self.header = header
@@ -120,25 +138,31 @@ class Vault(Records):
         daily_backup: bool = True,
         session_token: str | None = None,
         progress: Progress | None = None,
+        read_only: bool = False,
     ) -> Vault:
-        """Open the vault. ``progress(done, total)`` hears how far a schema upgrade is."""
+        """Open the vault. ``progress(done, total)`` hears how far a schema upgrade is.
+        ``read_only``: beside another Companion that holds the vault (the app), for commands
+        that only read; nothing is upgraded, backed up or written."""
         if not paths.db.exists():
             raise VaultMissing(
                 f"no vault at {paths.db}. Create one with `companion init`, or point to yours "
                 "with --data-dir or COMPANION_HOME."
             )
-        lock = VaultLock.acquire(paths)
+        lock = VaultLock.shared(paths) if read_only else VaultLock.acquire(paths)
         try:
             header = read_header(paths.db, paths)
             epoch = read_session_epoch(paths.db) if session_token is not None else None
             opened = keys.open_data_key(header, passphrase, recovery_key, session_token, epoch)
             check_header_mac(header, integrity.Keys(opened.data_key), paths)
-            vault = cls(paths, header, opened.data_key, lock)
+            vault = cls(paths, header, opened.data_key, lock, read_only)
         except BaseException:
             lock.release()
             raise
         try:
-            vault._after_unlock(daily_backup, progress, opened)
+            if read_only:
+                vault._check_read_only()
+            else:
+                vault._after_unlock(daily_backup, progress, opened)
         except BaseException:
             vault.close()
             raise
@@ -177,6 +201,18 @@ class Vault(Records):
             if daily_backup and not backup.has_backup_for_today(self.paths):
                 with storage_errors():
                     self.backup("daily")
+        except sqlite3.DatabaseError:
+            raise damaged(self.paths, "its database structure cannot be read") from None
+
+    def _check_read_only(self) -> None:
+        """What a reader beside the app can check: the schema is current, the manifest."""
+        try:
+            if migrations.schema_version(self.conn) != migrations.CURRENT_VERSION:
+                raise VaultBusy(
+                    "the vault is open in another Companion and needs an upgrade this one "
+                    "cannot do while it is open. Close the app and run the command again."
+                )
+            self.check_integrity()
         except sqlite3.DatabaseError:
             raise damaged(self.paths, "its database structure cannot be read") from None
 
