@@ -155,6 +155,7 @@ def test_weekly_insights_and_a_share_report_without_text(vault) -> None:
     assert week.average_urge_intensity == 6.2
     report = insights.share_report(week)
     assert "lonely: 7" in report and "2026-W47" in report
+    assert "called my sponsor: 100% of 7" in report and "called_sponsor" not in report
     assert secret not in report and "ZQX" not in report
     assert secret not in json.dumps(week.as_dict())
 

@@ -16,7 +16,7 @@ from companion import clock
 from companion.activity import chat, checkins, progress
 from companion.errors import InvalidInput
 from companion.memory import store, urges
-from companion.memory.vocabulary import strategy_label, trigger_label
+from companion.memory.vocabulary import plain, strategy_label, trigger_label
 from companion.vault import Vault
 
 
@@ -148,9 +148,9 @@ def share_report(data: Week) -> str:
         "",
         "## Common triggers",
     ]
-    lines += [f"- {label}: {count}" for label, count in data.common_triggers] or ["- none"]
+    lines += [f"- {plain(label)}: {count}" for label, count in data.common_triggers] or ["- none"]
     lines += ["", "## What helped (success rate)"]
-    lines += [f"- {name}: {rate:.0%} of {n}" for name, rate, n in data.strategy_success] or [
+    lines += [f"- {plain(name)}: {rate:.0%} of {n}" for name, rate, n in data.strategy_success] or [
         "- none recorded"
     ]
     lines += ["", "## Vulnerable times"]

@@ -39,6 +39,23 @@ STRATEGIES = (
 )
 OUTCOMES = ("urge_passed", "relapsed", "ongoing_struggle")
 
+# How a label reads to a person (the label itself stays the stored, counted value).
+PLAIN = {
+    "called_sponsor": "called my sponsor",
+    "prayer_meditation": "prayer or meditation",
+    "reached_out": "reached out",
+    "left_situation": "left the situation",
+    "urge_surfing": "urge surfing",
+    "urge_passed": "the urge passed",
+    "ongoing_struggle": "still struggling",
+}
+
+
+def plain(label: str) -> str:
+    """A label in plain words: "called_sponsor" reads "called my sponsor"."""
+    return PLAIN.get(label, label.replace("_", " "))
+
+
 TRIGGER_WORDS = {
     "hungry": r"hungr|skipped (lunch|breakfast|dinner|a meal)|didn'?t eat",
     "angry": r"angr|furious|mad at|rage|resent",

@@ -16,6 +16,7 @@ from textual.widgets import Label, Sparkline, Static
 from companion import clock
 from companion.activity import checkins, progress
 from companion.memory import insights
+from companion.memory.vocabulary import plain
 from companion.tui.screens.base import DataScreen
 from companion.tui.widgets.pixels import YearInPixels
 
@@ -53,11 +54,13 @@ def week_text(week: insights.Week) -> str:
     if week.common_triggers:
         most = week.common_triggers[0][1]
         lines.append("Triggers:")
-        lines += [f"  {label:<12} {bar(n, most)} {n}" for label, n in week.common_triggers[:6]]
+        lines += [
+            f"  {plain(label):<12} {bar(n, most)} {n}" for label, n in week.common_triggers[:6]
+        ]
     if week.strategy_success:
         lines.append("What helped (urge passed):")
         lines += [
-            f"  {name:<18} {bar(round(rate * 10), 10, 10)} {rate:.0%} of {n}"
+            f"  {plain(name):<21} {bar(round(rate * 10), 10, 10)} {rate:.0%} of {n}"
             for name, rate, n in week.strategy_success[:6]
         ]
     if week.vulnerable_times_of_day:
