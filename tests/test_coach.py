@@ -292,3 +292,20 @@ def test_closing_a_quiet_session_late_dates_its_end_to_the_last_message(vault) -
     assert abs(chat.get_session(vault, quiet).ended_at - talked) < timedelta(seconds=1)
     ended = chat.get_session(vault, lively).ended_at
     assert abs(ended - (talked + timedelta(minutes=10))) < timedelta(seconds=1)
+
+
+def test_a_clock_that_went_back_does_not_split_a_chat(vault) -> None:
+    """Yesterday's date on the clock (a time zone change, a wrong clock): the messages of one
+    conversation stay in one session."""
+    from companion.usecases import chats
+
+    clock.set_clock(lambda: datetime(2026, 3, 12, 20, 0).astimezone())
+    first = chats.session_for_message(vault)
+    chat.add_message(vault, first, "user", "tonight was long")
+    service.close_session(vault, first)  # an earlier conversation, closed
+    clock.set_clock(lambda: datetime(2026, 3, 11, 20, 0).astimezone())  # the clock goes back
+    ids = []
+    for text_ in ("one", "two", "three"):
+        ids.append(chats.session_for_message(vault))
+        chat.add_message(vault, ids[-1], "user", text_)
+    assert len(set(ids)) == 1

@@ -77,6 +77,13 @@ def sessions(vault: Vault, limit: int = 100) -> list[Session]:
     return [session_view(vault, row) for row in rows]
 
 
+def newest_session(vault: Vault) -> Session | None:
+    """The session started last, by creation order: after the clock went back, the one with
+    the latest start time may be an older one."""
+    row = ChatSession.select().order_by(ChatSession.id.desc()).first()
+    return session_view(vault, row) if row is not None else None
+
+
 def add_message(
     vault: Vault, session_id: int, role: str, content: str, incomplete: bool = False
 ) -> Message:

@@ -160,13 +160,13 @@ async def _call(
 
 def resumable_session(vault: Vault) -> int | None:
     """The newest open session if it moved in the last half hour; an idle one is closed."""
-    recent = chat.sessions(vault, limit=1)
-    if not recent or recent[0].ended_at is not None:
+    recent = chat.newest_session(vault)
+    if recent is None or recent.ended_at is not None:
         return None
-    if clock.now() - chat.last_activity(recent[0]) > IDLE_CLOSE:
-        close_session(vault, recent[0].id)
+    if clock.now() - chat.last_activity(recent) > IDLE_CLOSE:
+        close_session(vault, recent.id)
         return None
-    return recent[0].id
+    return recent.id
 
 
 def close_session(vault: Vault, session_id: int) -> None:

@@ -17,9 +17,9 @@ def resumable(vault: Vault) -> int | None:
 
 def start_new(vault: Vault, off_record: bool = False, title: str = "") -> int:
     """A new session; the open one, if any, is closed first."""
-    recent = chat.sessions(vault, limit=1)
-    if recent and recent[0].ended_at is None:
-        service.close_session(vault, recent[0].id)
+    recent = chat.newest_session(vault)
+    if recent is not None and recent.ended_at is None:
+        service.close_session(vault, recent.id)
     return chat.start(vault, title, off_record=off_record).id
 
 
