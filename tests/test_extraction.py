@@ -115,11 +115,11 @@ def test_failures_leave_everything_unmemorized(vault, fake_llm) -> None:
         (hang(), "No answer"),
     ):
         fake_llm.push(behaviour)
-        result = run(vault)
+        result = run(vault, force=True)  # "Learn now": the unlock rule would wait after a failure
         assert words in result.error
         assert unmemorized(vault) == before and DailyMemory.select().count() == 0
     fake_llm.push(tool({"nonsense": True}), tool(answer(emotional_state=7)))
-    result = run(vault)
+    result = run(vault, force=True)
     assert "expected form twice" in result.error
     assert unmemorized(vault) == before and Fact.select().count() == 0
     statuses = [c.status for c in reversed(ledger.calls(vault))]
@@ -343,7 +343,7 @@ def test_a_failed_later_chunk_keeps_what_earlier_chunks_learned(vault, fake_llm)
     assert run(vault).error
     assert DailyMemory.select().count() == 0
     fake_llm.push(*(tool(answer(journal_summary="BETA")) for _ in range(5)))
-    assert run(vault).error == ""
+    assert run(vault, force=True).error == ""  # asked again at once ("Learn now")
     memory = store.newest_daily_memory(vault)[1]
     assert "ALPHA" in memory["journal_summary"] and "BETA" in memory["journal_summary"]
     assert (
@@ -421,3 +421,26 @@ def test_an_extraction_cut_short_is_billed_in_the_ledger_by_estimate(vault, fake
     floor = estimate(sent["system"] + json.dumps(TOOL) + sent["messages"][-1]["content"])
     assert call.input_tokens >= floor
     assert unmemorized(vault) == 4, "nothing was learned from a call that did not finish"
+
+
+def test_failed_updates_wait_longer_each_time_instead_of_trying_at_every_unlock(vault) -> None:
+    from datetime import datetime, timedelta
+
+    from companion import clock
+    from companion.memory import extraction, store
+
+    now = datetime(2026, 3, 12, 9, 0).astimezone()
+    clock.set_clock(lambda: now)
+    assert extraction.needs_run(vault)  # nothing learned today yet
+    for _ in range(3):
+        run = store.start_run(vault)
+        store.finish_run(vault, run, "failed", {"reason": "the model is overloaded."})
+    # Three failures in a row: the next try is an hour after the last (15, 30, 60 minutes).
+    assert not extraction.needs_run(vault)
+    clock.set_clock(lambda: now + timedelta(minutes=59))
+    assert not extraction.needs_run(vault)
+    clock.set_clock(lambda: now + timedelta(minutes=61))
+    assert extraction.needs_run(vault)
+    run = store.start_run(vault)
+    store.finish_run(vault, run, "done", {})  # a success ends the waiting
+    assert extraction.next_try() is None

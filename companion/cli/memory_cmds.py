@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion import clock
 from companion.cli.common import confirmed, model_for, offer_backup_rewrite, open_vault, out
 from companion.cli.import_cmds import cmd_learn_imports
 from companion.errors import EX_TEMPFAIL, VaultBusy
@@ -251,6 +252,13 @@ def cmd_extract(args: argparse.Namespace) -> int:
     try:
         with open_vault(args) as unlocked:
             vault = unlocked.vault
+            again = extraction.next_try()
+            if not args.force and again is not None and again > clock.now():
+                print(
+                    f"The last memory update failed; the next try is after {again:%H:%M} "
+                    "(--force tries now)."
+                )
+                return 0
             gateway = model_for(unlocked, "extraction")
             result = asyncio.run(
                 extraction.extract(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from companion import clock
@@ -40,9 +40,27 @@ class Result:
 
 
 def needs_run(vault: Vault) -> bool:
-    """The unlock rule: no DailyMemory yet, or the newest is from before today."""
+    """The unlock rule: no DailyMemory yet, or the newest is from before today; and after
+    failures, not before the next try is due (see ``next_try``)."""
     newest = store.newest_daily_memory(vault)
-    return newest is None or newest.info.date < clock.today().isoformat()
+    due = newest is None or newest.info.date < clock.today().isoformat()
+    waiting = next_try()
+    return due and (waiting is None or waiting <= clock.now())
+
+
+BACKOFF_FIRST = timedelta(minutes=15)
+BACKOFF_MOST = timedelta(hours=24)
+
+
+def next_try() -> datetime | None:
+    """After failures in a row, when the unlock rule may try again: 15 minutes after the
+    first, doubling with each, at most a day. None when the last update did not fail.
+    "Learn now" does not wait."""
+    failures, last = store.failures_in_a_row()
+    if not failures or last is None:
+        return None
+    wait: timedelta = min(BACKOFF_FIRST * 2 ** (failures - 1), BACKOFF_MOST)
+    return last + wait
 
 
 def input_budget(vault: Vault) -> int:

@@ -409,6 +409,22 @@ def latest_run(vault: Vault) -> RunView | None:
     return RunView(info, vault.open(row))
 
 
+def failures_in_a_row() -> tuple[int, datetime | None]:
+    """How many memory updates failed since the last that did not, and when the newest of
+    them ended (plaintext status and times: nothing is decrypted)."""
+    count, newest = 0, None
+    query = ExtractionRun.select(ExtractionRun.status, ExtractionRun.finished_at)
+    for status, finished_at in tuples(query.order_by(ExtractionRun.id.desc()).limit(50)):
+        if status == "running":
+            continue
+        if status != "failed":
+            break
+        count += 1
+        if newest is None and finished_at:
+            newest = clock.parse_stamp(finished_at)
+    return count, newest
+
+
 SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
 
 

@@ -219,7 +219,7 @@ class CompanionApp(App[None]):
         self.memory_changed()
         if result.error:
             self.notify(
-                f"{result.line} It will try again at the next unlock.",
+                f"{result.line} It tries again later (sooner with r in the memory panel).",
                 severity="warning",
                 timeout=8,
             )

@@ -40,7 +40,15 @@ def extraction_status(vault: Vault) -> str:
     when = clock.parse_stamp(row.finished_at or row.started_at).strftime("%Y-%m-%d %H:%M")
     if row.status == "failed":
         reason = details.get("reason", "unknown reason")
-        return f"Extraction failed {when}: {reason} It will try again at the next unlock."
+        from companion.memory import extraction
+
+        again = extraction.next_try()
+        later = (
+            f"It tries again after {again:%H:%M}"
+            if again and again > clock.now()
+            else "It tries again"
+        )
+        return f"Memory update failed {when}: {reason} {later} at an unlock; r tries now."
     return f"Extraction: last run {when}. {details.get('summary', '')}".strip()
 
 
