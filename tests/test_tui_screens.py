@@ -558,3 +558,29 @@ def test_a_focused_list_has_a_row_to_open(created) -> None:
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == "Newest entry"
+
+
+def test_help_lists_the_keys_of_the_screen_it_was_opened_on(created) -> None:
+    from companion.tui.screens.modals import HelpScreen
+
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        journal_help = screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press("f1")
+        await settle(pilot)
+        return journal_help, screen_text(app)
+
+    journal_help, memory_help = drive(paths, scenario)
+    assert "Keys here (journal)" in journal_help and "Start a new entry" in journal_help
+    assert "Pin or unpin the highlighted fact" in memory_help
+    assert "Start a new entry" not in memory_help

@@ -321,7 +321,19 @@ class CompanionApp(App[None]):
     def action_help(self) -> None:
         from companion.tui.screens.modals import HelpScreen
 
-        self.push_screen(HelpScreen())
+        screen = self.screen
+        keys: list[tuple[str, str]] = []
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            what = binding.tooltip or binding.description
+            own = active.node is screen or (binding.show and active.node is not self)
+            if not own or not what or binding.action in seen or not active.enabled:
+                continue  # the app's keys are in the text below; a text box's are the usual
+            seen.add(binding.action)
+            keys.append((self.get_key_display(binding), what))
+        where = getattr(screen, "MODE", "") or ""
+        self.push_screen(HelpScreen(keys, where.replace("_", " ")))
 
     def action_sos(self, danger: Danger | None = None) -> None:
         """Where to turn: one key from every screen, locked or not; ``danger`` when what

@@ -307,14 +307,27 @@ Privacy
 
 
 class HelpScreen(Dialog[None]):
+    """The keys of the screen it was opened over, read from that screen's own bindings (so
+    this list cannot drift from what the keys do), then the keys that work everywhere."""
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,f1,question_mark", "cancel", "Close", id="help-close"),
     ]
+
+    def __init__(self, keys: list[tuple[str, str]] | None = None, where: str = "") -> None:
+        super().__init__()
+        self.keys, self.where = keys or [], where
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Help", classes="title")
             with VerticalScroll():
+                if self.keys:
+                    width = max(len(key) for key, _ in self.keys) + 2
+                    own = "\n".join(f"  {key:<{width}}{what}" for key, what in self.keys)
+                    yield Static(
+                        literal(f"Keys here{f' ({self.where})' if self.where else ''}\n{own}\n")
+                    )
                 yield Static(HELP)
             with Horizontal(classes="buttons"):
                 yield Button("Close", id="no")
