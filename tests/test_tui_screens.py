@@ -584,3 +584,17 @@ def test_help_lists_the_keys_of_the_screen_it_was_opened_on(created) -> None:
     assert "Keys here (journal)" in journal_help and "Start a new entry" in journal_help
     assert "Pin or unpin the highlighted fact" in memory_help
     assert "Start a new entry" not in memory_help
+
+
+def test_help_at_80x24_keeps_its_close_button_on_screen(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f1")
+        await settle(pilot)
+        close = app.screen.query_one("#no")
+        return close.region, app.size
+
+    region, size = drive(paths, scenario, size=(80, 24))
+    assert region.height > 0 and region.bottom <= size.height
