@@ -31,6 +31,7 @@ from companion.activity import chat, checkins, profile, progress
 from companion.coach import recall
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
 from companion.memory import followups, sobriety, store
+from companion.vault import Vault
 
 HEADER = "## What You Know About This User"
 LINE_LIMIT = 220
@@ -96,7 +97,7 @@ def profile_lines(prof: dict[str, Any], sober: sobriety.Sobriety) -> list[str]:
     return lines
 
 
-def current_facts(vault: Any) -> list[store.FactView]:
+def current_facts(vault: Vault) -> list[store.FactView]:
     """Facts in force and not expired (expired tiers stay in history, out of context)."""
     now = clock.now()
     return [f for f in store.live_facts(vault) if not f.expired(now)]
@@ -113,7 +114,7 @@ def cue_lines(sober: sobriety.Sobriety, cues: list[store.FactView], today: date)
     return lines[: CAPS["cue"]]
 
 
-def follow_up_lines(vault: Any, today: date) -> list[str]:
+def follow_up_lines(vault: Vault, today: date) -> list[str]:
     items = followups.open_items(vault)
     due = [i for i in items if i.due is not None and i.due <= today]
     undated = [i for i in items if i.due is None]
@@ -122,7 +123,7 @@ def follow_up_lines(vault: Any, today: date) -> list[str]:
     return lines[: CAPS["follow_up"]]
 
 
-def momentum_lines(vault: Any, today: date, summaries: list[store.SummaryView]) -> list[str]:
+def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]) -> list[str]:
     lines = []
     streak = progress.streak(checkins.dates(), today)
     if streak:
@@ -158,7 +159,7 @@ def momentum_lines(vault: Any, today: date, summaries: list[store.SummaryView]) 
 
 
 def build(
-    vault: Any,
+    vault: Vault,
     message: str = "",
     budget: int = CLAUDE_BUDGET,
     current_session: int | None = None,

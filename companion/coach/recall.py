@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from itertools import zip_longest
 
+from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store
 from companion.retrieval import dates
@@ -187,6 +188,4 @@ def recall(
     vault: Vault, question: str, limit: int = 8, current_session: int | None = None
 ) -> list[Memory]:
     """Dated memories that match ``question`` (the CLI's and the tests' way in)."""
-    from companion import clock
-
     return relevant(vault, question, clock.today(), current_session, limit=limit).memories

@@ -32,10 +32,6 @@ class Counts:
         return f"Memory updated: +{self.added} / ~{self.updated} / -{self.removed}"
 
 
-def _norm(text: str) -> str:
-    return " ".join(text.lower().split()).rstrip(".")
-
-
 def apply_chunk(
     vault: Vault,
     chunk: Chunk,
@@ -49,7 +45,7 @@ def apply_chunk(
     with vault.transaction():
         live = {f.id: f for f in store.live_facts(vault)}
         deleted_evidence = {ref for f in store.deleted_facts(vault) for ref in f.evidence}
-        by_text = {_norm(f.text): f for f in live.values()}
+        by_text = {store.normalized(f.text): f for f in live.values()}
 
         def usable(evidence: list[str], what: str) -> list[str]:
             cited = [e for e in evidence if e in user_refs]
@@ -64,7 +60,7 @@ def apply_chunk(
             if set(evidence) <= deleted_evidence:
                 counts.dropped.append(f"new fact {item['text']!r}: you deleted it before")
                 continue
-            same = by_text.get(_norm(item["text"]))
+            same = by_text.get(store.normalized(item["text"]))
             if same is not None:  # a duplicate: merge the evidence
                 store.merge_evidence(vault, same, evidence)
                 continue
@@ -73,7 +69,7 @@ def apply_chunk(
             )
             added = store.get_fact(vault, new_id)
             if added is not None:
-                by_text[_norm(item["text"])] = added
+                by_text[store.normalized(item["text"])] = added
             counts.added += 1
             counts.changes.append(f"+ {item['text']}")
         for item in data["facts"]["update"]:
@@ -85,7 +81,7 @@ def apply_chunk(
                 )
                 continue
             evidence = usable(item["evidence"], f"update of fact {item['id']}")
-            if not evidence or _norm(item["text"]) == _norm(target.text):
+            if not evidence or store.normalized(item["text"]) == store.normalized(target.text):
                 continue
             store.close_fact(vault, target.id)
             store.add_fact(

@@ -210,10 +210,11 @@ def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> i
 
 def forgotten_mark(vault: Vault, text: str) -> str:
     """A keyed mark of a forgotten fact's words: enough to know them again, not to read them."""
-    return vault.sealer.mac("forgotten fact", _norm(text))
+    return vault.sealer.mac("forgotten fact", normalized(text))
 
 
-def _norm(text: str) -> str:
+def normalized(text: str) -> str:
+    """A fact's words as compared: lower case, spaces collapsed, no final period."""
     return " ".join(text.lower().split()).rstrip(".")
 
 
@@ -244,7 +245,7 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
 
 def _scrub_runs(vault: Vault, texts: list[str]) -> None:
     """Drop the lines of the memory update log that quote any of ``texts``."""
-    needles = [_norm(t) for t in texts if t.strip()]
+    needles = [normalized(t) for t in texts if t.strip()]
     if not needles:
         return
     for row in ExtractionRun.select():
@@ -256,7 +257,7 @@ def _scrub_runs(vault: Vault, texts: list[str]) -> None:
         for key in ("changes", "dropped"):
             lines = details.get(key)
             if isinstance(lines, list):
-                kept = [ln for ln in lines if not any(n in _norm(str(ln)) for n in needles)]
+                kept = [ln for ln in lines if not any(n in normalized(str(ln)) for n in needles)]
                 if len(kept) != len(lines):
                     details[key], changed = kept, True
         if changed:
