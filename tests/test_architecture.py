@@ -41,6 +41,7 @@ OWNERS: dict[str, set[str]] = {
     "companion.activity.profile": {"Profile"},
     "companion.activity.drafts": {"Draft"},
     "companion.vault.settings": {"Setting"},
+    "companion.vault.postings": {"IndexBucket", "IndexDelta", "IndexState"},
     "companion.llm.ledger": {"OutboundCall"},
     "companion.memory.store": {"Fact", "DailyMemory", "SessionSummary", "ExtractionRun"},
     "companion.memory.followups": {"FollowUp"},

@@ -5,13 +5,13 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 
 import peewee as pw
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, by_ids, tuples
+from companion.vault import Vault, tuples
 from companion.vault.models import ChatMessage, ChatSession
 
 ROLES = ("user", "assistant")
@@ -162,6 +162,13 @@ _OFF_RECORD: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], frozen
 )
 
 
+def message_ids_in(session_ids: Iterable[int]) -> frozenset[int]:
+    """The messages of these sessions (what recall leaves out for them)."""
+    wanted = list(session_ids)
+    rows = ChatMessage.select(ChatMessage.id).where(ChatMessage.session << wanted)
+    return frozenset(int(rid) for (rid,) in tuples(rows)) if wanted else frozenset()
+
+
 def off_record_ids(vault: Vault) -> frozenset[int]:
     """Sessions kept out of memory: off the record, or damaged (a flag that fails its MAC may
     have been flipped, so a damaged session is treated as off the record). Kept until a
@@ -201,28 +208,6 @@ def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
         except RecordDamaged:
             content = ""
         yield rid, session_id, stamp, content
-
-
-def index_documents(
-    vault: Vault, ids: list[int] | None = None
-) -> Iterator[tuple[str, int, date, str, str, int | None]]:
-    """(kind, id, day, content, stamp, session) of messages for the retrieval index: kind
-    "chat" for the user's words, "reply" for the coach's. Off the record included (the user
-    may search them); recall leaves those sessions out."""
-    fields = (
-        ChatMessage.id, ChatMessage.session, ChatMessage.created_at, ChatMessage.role,
-        ChatMessage.payload,
-    )  # fmt: skip
-    for rid, session_id, stamp, role, sealed in by_ids(
-        ChatMessage.select(*fields), ChatMessage.id, ids
-    ):
-        try:
-            content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
-            day = clock.parse_stamp(stamp).date()
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        kind = "chat" if role == "user" else "reply"
-        yield kind, rid, day, content, stamp, session_id
 
 
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:

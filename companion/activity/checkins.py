@@ -10,7 +10,7 @@ from typing import Any
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, by_ids, tuples
+from companion.vault import Vault, tuples
 from companion.vault.models import CheckIn
 
 OUTCOMES = ("urge_passed", "relapsed", "ongoing_struggle")
@@ -181,21 +181,6 @@ def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, 
             continue
         if note:
             yield rid, date.fromisoformat(day), str(note)
-
-
-def index_documents(
-    vault: Vault, ids: list[int] | None = None
-) -> Iterator[tuple[str, int, date, str, str, int | None]]:
-    """(kind, id, day, note, stamp, session) of check-ins with a note, for the retrieval index."""
-    query = CheckIn.select(CheckIn.id, CheckIn.date, CheckIn.payload)
-    for rid, day, sealed in by_ids(query, CheckIn.id, ids):
-        try:
-            note = vault.unseal(CheckIn, rid, sealed).get("note")
-            when = date.fromisoformat(day)
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        if note:
-            yield "checkin", rid, when, str(note), day, None
 
 
 def relapse_days(vault: Vault, after: date) -> Iterator[date]:

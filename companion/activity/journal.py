@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, by_ids, tuples
+from companion.vault import Vault, tuples
 from companion.vault.crypto import Sealer
 from companion.vault.models import JournalEntry
 
@@ -269,44 +268,6 @@ def on_this_day(vault: Vault, today: date, limit: int = 8) -> list[Entry]:
         .limit(limit)
     )
     return [view(vault, row) for row in rows]
-
-
-def search_documents(vault: Vault) -> Iterator[tuple[int, str, str, str, list[str]]]:
-    """(id, stored stamp, title, text, tags) of every entry, read without building views (the
-    search index reads 10,000 of them); a damaged one reads as empty, so the rest still do."""
-    rows = JournalEntry.select(JournalEntry.id, JournalEntry.created_at, JournalEntry.payload)
-    for rid, stamp, sealed in tuples(rows):
-        try:
-            data = vault.unseal(JournalEntry, rid, sealed)
-        except RecordDamaged:
-            data = {}
-        tags = data.get("tags") or []
-        title, text = str(data.get("title", "")), str(data.get("text", ""))
-        yield rid, stamp, title, text, [str(t) for t in tags]
-
-
-def index_documents(
-    vault: Vault, ids: list[int] | None = None
-) -> Iterator[tuple[str, int, date, str, str, int | None]]:
-    """(kind, id, local day, words, stamp, session) of entries, for the retrieval index; a
-    damaged entry is left out (verify names it)."""
-    fields = (
-        JournalEntry.id,
-        JournalEntry.created_at,
-        JournalEntry.local_date,
-        JournalEntry.payload,
-    )
-    for rid, stamp, local_date, sealed in by_ids(
-        JournalEntry.select(*fields), JournalEntry.id, ids
-    ):
-        try:  # a damaged row, or a date edited outside Companion: not searchable
-            data = vault.unseal(JournalEntry, rid, sealed)
-            day = date.fromisoformat(local_date)
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        tags = " ".join(f"#{t}" for t in data.get("tags") or [])
-        body = f"{data.get('title', '')}\n{data.get('text', '')}\n{tags}".strip()
-        yield "journal", rid, day, body, stamp, None
 
 
 # -- what extraction reads and marks -----------------------------------------------------

@@ -45,6 +45,11 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="open with the recovery key (checks the header when the passphrase slot is damaged)",
     )
     p.add_argument("--recovery-key-file", metavar="FILE")
+    p.add_argument(
+        "--rebuild-index",
+        action="store_true",
+        help="build the search index again from your records (when it is damaged or stale)",
+    )
     p.set_defaults(handler=cmd_verify)
 
     p = commands.add_parser("backup", help="write an encrypted backup now")
@@ -141,6 +146,11 @@ def print_report(report: VerifyReport) -> int:
         print(f"DAMAGED: {kind} {rid}")
     for finding in report.findings:
         print(f"DAMAGED: {finding.describe()}")
+    if report.index_only:
+        print(
+            "Only the search index is damaged, and it holds nothing that is not in your "
+            "records: rebuild it with `companion verify --rebuild-index`."
+        )
     if report.clean:
         print("vault OK: every record, its flags and dates, and the record counts check out")
         return 0
@@ -162,6 +172,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         key = secrets.recovery_key(args.recovery_key_file)
         with Vault.unlock(paths, recovery_key=key, daily_backup=False) as vault:
             print("header OK: it opens with the recovery key and its MAC checks out")
+            return print_report(verify(vault))
+    if args.rebuild_index:
+        with open_vault(args) as unlocked:
+            vault = unlocked.vault
+            documents = vault.rebuild_index()
+            print(f"search index rebuilt: {documents} documents")
             return print_report(verify(vault))
     with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault

@@ -18,10 +18,9 @@ from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store
 from companion.retrieval import dates
-from companion.retrieval import text as words
-from companion.retrieval.corpus import index_of
-from companion.retrieval.rank import Doc
-from companion.vault import Vault
+from companion.retrieval.rank import Doc, Index
+from companion.vault import Vault, words
+from companion.vault.postings import Ref
 
 RECALL = re.compile(
     r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"
@@ -50,6 +49,7 @@ WEAK = 0.3
 """Below this share of a question's weight, the best match is taken as no match: "did I
 mention a cousin called Bartholomew?" that only matches "called" was never answered."""
 RELATED_WEIGHT = 0.5
+HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
 
 
 @dataclass(frozen=True)
@@ -117,28 +117,32 @@ def relevant(
     found.when = when
     if not found.asked:
         return found
-    off = chat.off_record_ids(vault)
+    hidden = set(chat.off_record_ids(vault))  # off the record, and this very conversation
+    if current_session is not None:
+        hidden.add(current_session)
+    unsaid = chat.message_ids_in(hidden)
+    fresh = store.fresh_summary_ids() - store.summary_ids_of(hidden)
 
-    fresh = store.fresh_summary_ids()
-
-    def allowed(doc: Doc) -> bool:
+    def allowed(doc: Ref) -> bool:
         if doc.kind == "reply":
             return False
         if doc.kind == "fact":
             return doc.ref in live
-        if doc.kind == "summary" and doc.ref not in fresh:
-            return False
-        return doc.session is None or (doc.session not in off and doc.session != current_session)
+        if doc.kind == "summary":
+            return doc.ref in fresh
+        return doc.kind != "chat" or doc.ref not in unsaid
 
-    def in_time(doc: Doc) -> bool:  # what is known (facts) holds at any date
+    def in_time(doc: Ref) -> bool:  # what is known (facts) holds at any date
         return allowed(doc) and (when is None or doc.kind == "fact" or when.contains(doc.day))
 
-    index = index_of(vault)
+    index = Index(vault)
 
-    def history(d: Doc) -> bool:
+    def history(d: Ref) -> bool:
         return d.kind != "fact" and in_time(d)
 
-    dated = [] if when is None else index.in_span(history, limit, when.first, when.last)
+    dated = (
+        [] if when is None else index.in_span(history, HISTORY_KINDS, limit, when.first, when.last)
+    )
     if not weights:  # "what did we talk about on Wednesday?": that day, newest first
         ranked = dated
     else:

@@ -7,7 +7,7 @@ the new one through ``supersedes``."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
@@ -16,7 +16,7 @@ from companion import clock
 from companion.activity import chat, profile
 from companion.errors import InvalidInput, RecordDamaged
 from companion.memory import entities
-from companion.vault import Vault, by_ids, tuples
+from companion.vault import Vault, tuples
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
 TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
@@ -467,74 +467,12 @@ def _readable(rows: Any, show: Any) -> list[Any]:
 
 # -- what the retrieval index reads ----------------------------------------------------------
 
-IndexDoc = tuple[str, int, date, str, str, "int | None"]
 
-
-def fact_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
-    """Facts in force and not expired, for the retrieval index."""
-    fields = (
-        Fact.id,
-        Fact.created_at,
-        Fact.deleted,
-        Fact.valid_until,
-        Fact.expires_at,
-        Fact.payload,
-    )
-    now = clock.stamp()
-    for rid, created_at, deleted, valid_until, expires_at, sealed in by_ids(
-        Fact.select(*fields), Fact.id, ids
-    ):
-        if deleted or valid_until or (expires_at and expires_at <= now):
-            continue
-        try:
-            text = str(vault.unseal(Fact, rid, sealed).get("text", ""))
-            day = clock.parse_stamp(created_at).date()
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        yield "fact", rid, day, text, created_at, None
-
-
-def daily_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
-    fields = (DailyMemory.id, DailyMemory.covering_to, DailyMemory.payload)
-    for rid, covering_to, sealed in by_ids(DailyMemory.select(*fields), DailyMemory.id, ids):
-        try:
-            data = vault.unseal(DailyMemory, rid, sealed)
-            day = date.fromisoformat(covering_to)
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        parts = [
-            str(data.get(k) or "")
-            for k in (
-                "conversation_summary",
-                "journal_summary",
-                "checkin_summary",
-                "emotional_state",
-            )
-        ]
-        parts += [str(p) for p in data.get("notable_patterns") or []]
-        body = " ".join(p for p in parts if p).strip()
-        if body:
-            yield "daily", rid, day, body, covering_to, None
-
-
-def summary_documents(vault: Vault, ids: list[int] | None = None) -> Iterator[IndexDoc]:
-    fields = (
-        SessionSummary.id,
-        SessionSummary.session,
-        SessionSummary.updated_at,
-        SessionSummary.payload,
-    )
-    for rid, session_id, updated_at, sealed in by_ids(
-        SessionSummary.select(*fields), SessionSummary.id, ids
-    ):
-        try:
-            data = vault.unseal(SessionSummary, rid, sealed)
-            day = clock.parse_stamp(updated_at).date()
-        except (RecordDamaged, ValueError, TypeError):
-            continue
-        body = str(data.get("summary_text") or data.get("outcome") or "")
-        if body:
-            yield "summary", rid, day, body, updated_at, session_id
+def summary_ids_of(session_ids: Iterable[int]) -> set[int]:
+    """The summaries of these sessions."""
+    wanted = list(session_ids)
+    rows = SessionSummary.select(SessionSummary.id).where(SessionSummary.session << wanted)
+    return {int(rid) for (rid,) in tuples(rows)} if wanted else set()
 
 
 def fresh_summary_ids() -> set[int]:

@@ -1,23 +1,18 @@
-"""Search as a person types it, in the app and on the command line, over the same index the
-coach's recall uses (corpus.py): every term must match, the last also as a prefix ("crav"
-finds "cravings"), "quoted phrases" match as phrases, best matches first and newer first on
-ties, or newest first when asked. Journal entries, check-in notes and chats (both sides, off
-the record included: they are the user's own words)."""
+"""Search as a person types it, in the app and on the command line, over the same sealed
+index the coach's recall uses (vault/postings.py, ranked by rank.py): every term must match,
+the last also as a prefix ("crav" finds "cravings"), "quoted phrases" match as phrases, best
+matches first and newer first on ties, or newest first when asked. Journal entries, check-in
+notes and chats (both sides, off the record included: they are the user's own words)."""
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from dataclasses import dataclass
 
 from companion import clock
-from companion.retrieval import text as words
-from companion.retrieval.corpus import index_of
 from companion.retrieval.rank import Index
-from companion.vault import Vault
+from companion.vault import Vault, words
 
 SEARCHED = {"journal": "journal", "checkin": "checkin", "chat": "chat", "reply": "chat"}
-TAG = re.compile(r"(?<![\w#])#([\w-]+)")
 
 
 @dataclass(frozen=True)
@@ -45,23 +40,26 @@ def _snippet(text: str, query: str, width: int = 80) -> str:
 
 
 class SearchIndex:
-    """The vault's index, seen as search: built on first use (slow on a big vault: build it
-    in a worker), then kept in step with every write."""
+    """The vault's sealed index, seen as search. Nothing is built: the index is written with
+    every record; ``settle`` folds what waits in deltas into the buckets (a worker's job)."""
 
     def __init__(self, vault: Vault) -> None:
         self._vault = vault
+        self._index = Index(vault)
 
     @classmethod
     def build(cls, vault: Vault) -> SearchIndex:
-        index_of(vault)
         return cls(vault)
 
-    @property
-    def _index(self) -> Index:
-        return index_of(self._vault)
+    def settle(self) -> None:
+        if not self._vault.read_only and self._index.ready():
+            self._vault.index.merge()
+
+    def ready(self) -> bool:
+        return self._index.ready()
 
     def __len__(self) -> int:
-        return sum(1 for _ in self._index.documents() if _.kind in SEARCHED)
+        return self._vault.index.totals(SEARCHED)[0]
 
     def search(
         self, query: str, limit: int = 50, kind: str | None = None, newest: bool = False
@@ -73,9 +71,7 @@ class SearchIndex:
         ]
 
     def tag_counts(self) -> list[tuple[str, int]]:
-        counts: Counter[str] = Counter()
-        for doc in self._index.documents("journal"):
-            counts.update({tag.lower() for tag in TAG.findall(doc.text)})
+        counts = {tag.removeprefix("#"): n for tag, n in self._vault.index.tags().items()}
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 

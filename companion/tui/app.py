@@ -179,8 +179,8 @@ class CompanionApp(App[None]):
 
     def _index_ready(self, unlocked: Unlocked) -> None:
         if self.unlocked is unlocked:  # not locked meanwhile
-            # Tens of thousands of long-lived strings: keep the collector from rescanning
-            # them on every full pass, which would pause the UI (undone on lock).
+            # What is loaded by now lives until lock: keep the collector from rescanning it
+            # on every full pass, which would pause the UI (undone on lock).
             gc.freeze()
             self.warmed.set()
             self.preload_sdk()

@@ -22,8 +22,8 @@ class Unlocked:
     vault: Vault
     config: Config
     index: SearchIndex | None = None
-    """Search over the vault's retrieval index (decrypted text, in memory only): built on
-    demand, then kept in step with every write; dropped with the vault."""
+    """Search over the vault's sealed index (written with every record); its decrypted
+    buckets are cached in memory and dropped with the vault."""
     _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -37,10 +37,13 @@ class Unlocked:
         return configured(self.vault, purpose)
 
     def search_index(self) -> SearchIndex:
-        """The index, built now if it is not yet (slow on a big vault: call it in a worker)."""
+        """Search over the index; the first call folds waiting deltas into the index (a
+        fraction of a second after many writes: call it in a worker)."""
         with self._building:
             if self.index is None:
-                self.index = SearchIndex.build(self.vault)
+                index = SearchIndex.build(self.vault)
+                index.settle()
+                self.index = index
             return self.index
 
     def close(self) -> None:

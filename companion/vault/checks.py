@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.errors import RecordDamaged
 from companion.vault import crypto, integrity
-from companion.vault.models import SEALED_TABLES
+from companion.vault.models import SEALED_TABLES, Record
 
 PROGRESS_EVERY = 2000
 NO_MAC = bytes(integrity.MAC_BYTES)  # what a row without a MAC adds to its table's XOR
@@ -67,6 +67,12 @@ def quick_check(
     return found, manifest
 
 
+def present_tables(conn: sqlite3.Connection) -> list[type[Record]]:
+    """The sealed tables this file has (a backup or an upgrade may be from before some)."""
+    present = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [m for m in SEALED_TABLES if m.kind() in present]
+
+
 def foreign_triggers(conn: sqlite3.Connection) -> list[Finding]:
     """Companion uses no triggers; one in the file could rewrite rows as we write them."""
     names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
@@ -97,7 +103,7 @@ def full_check(
     if problem:
         found.append(Finding("manifest", None, problem))
     actual = integrity.Manifest()
-    for model in SEALED_TABLES:
+    for model in present_tables(conn):
         table, fmt = model.kind(), integrity.row_format(model)
         actual.tables[table] = [0, 0]
         total = actual.tables[table]
@@ -172,11 +178,10 @@ def seal_all(
     damaged before, and a MAC would vouch for it. ``progress`` hears (done, total) every few
     thousand rows."""
     manifest = integrity.Manifest()
-    total = sum(
-        conn.execute(f'SELECT count(*) FROM "{m.kind()}"').fetchone()[0] for m in SEALED_TABLES
-    )
+    models = present_tables(conn)
+    total = sum(conn.execute(f'SELECT count(*) FROM "{m.kind()}"').fetchone()[0] for m in models)
     done = 0
-    for model in SEALED_TABLES:
+    for model in models:
         table, fmt = model.kind(), integrity.row_format(model)
         manifest.tables[table] = [0, 0]
         updates: list[tuple[int, bytes | None, Any]] = []

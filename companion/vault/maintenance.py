@@ -18,6 +18,8 @@ from companion.vault.lock import VaultLock
 from companion.vault.models import SEALED_TABLES
 from companion.vault.store import Vault
 
+INDEX_TABLES = {"index_bucket", "index_delta", "index_state"}
+
 
 @dataclass
 class VerifyReport:
@@ -27,6 +29,12 @@ class VerifyReport:
     findings: list[checks.Finding] = field(default_factory=list)
     """Damage found by the integrity manifest (deleted, added or rolled-back rows)."""
     structure: str = "ok"
+
+    @property
+    def index_only(self) -> bool:
+        """Damage only in the search index (rebuilt from the records, nothing lost)."""
+        tables = {t for t, _ in self.damaged} | {f.table for f in self.findings}
+        return bool(tables) and tables <= INDEX_TABLES and self.structure == "ok"
 
     @property
     def clean(self) -> bool:

@@ -113,6 +113,20 @@ def _v6_integrity(conn: sqlite3.Connection) -> None:
     conn.execute('CREATE TABLE "session_epoch" ("id" INTEGER NOT NULL PRIMARY KEY, "value" BLOB)')
 
 
+def _v7_index(conn: sqlite3.Connection) -> None:
+    """Schema 7: the sealed search index (filled after the upgrade, through the vault's door,
+    so its rows are MACed and counted like every other)."""
+    for table, key in (
+        ("index_bucket", "INTEGER NOT NULL PRIMARY KEY"),
+        ("index_delta", "INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT"),
+        ("index_state", "INTEGER NOT NULL PRIMARY KEY"),
+    ):
+        conn.execute(
+            f'CREATE TABLE "{table}" ("id" {key}, "payload" BLOB NOT NULL, '
+            '"row_version" INTEGER NOT NULL DEFAULT 0, "row_mac" BLOB)'
+        )
+
+
 # The sealed tables as schema 6 found them (frozen: a later table gets its columns in its own step).
 SEALED = (
     "checkin",
@@ -141,6 +155,7 @@ STEPS: list[Callable[[sqlite3.Connection], None]] = [
     _v4_urge_events,
     _v5_import_marks,
     _v6_integrity,
+    _v7_index,
 ]
 CURRENT_VERSION = 1 + len(STEPS)
 

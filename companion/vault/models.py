@@ -222,6 +222,37 @@ class UrgeEvent(Record):
         table_name = "urge_event"
 
 
+class IndexBucket(Record):
+    """Schema 7: the search index's postings for the terms whose first three letters hash to
+    this bucket (see vault/postings.py)."""
+
+    id = pw.IntegerField(primary_key=True)
+    payload = pw.BlobField()
+
+    class Meta:
+        table_name = "index_bucket"
+
+
+class IndexDelta(Record):
+    """Schema 7: documents written since the buckets were last merged, one row per write."""
+
+    id = pw.IntegerField(primary_key=True)
+    payload = pw.BlobField()
+
+    class Meta:
+        table_name = "index_delta"
+
+
+class IndexState(Record):
+    """Schema 7: the index's format version, bucket key and document counts (one row)."""
+
+    id = pw.IntegerField(primary_key=True)
+    payload = pw.BlobField()
+
+    class Meta:
+        table_name = "index_state"
+
+
 SEALED_TABLES: list[type[Record]] = [
     CheckIn,
     JournalEntry,
@@ -237,5 +268,8 @@ SEALED_TABLES: list[type[Record]] = [
     Draft,
     FollowUp,
     UrgeEvent,
+    IndexBucket,
+    IndexDelta,
+    IndexState,
 ]
 ALL_TABLES: list[type[pw.Model]] = [HeaderRow, *SEALED_TABLES]

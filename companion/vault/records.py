@@ -16,7 +16,7 @@ from typing import Any
 import peewee as pw
 
 from companion.errors import DiskFull, RecordDamaged
-from companion.vault import integrity
+from companion.vault import integrity, postings
 from companion.vault.crypto import Sealer
 from companion.vault.models import Record
 
@@ -56,16 +56,6 @@ def storage_errors() -> Iterator[None]:
         raise
 
 
-def by_ids(query: Any, column: Any, ids: list[int] | None) -> Iterator[tuple[Any, ...]]:
-    """The rows of ``query`` (raw tuples), only those whose ``column`` is in ``ids`` when
-    given, read 500 ids at a time."""
-    if ids is None:
-        yield from tuples(query)
-        return
-    for part in _chunks(ids):
-        yield from tuples(query.where(column << part))
-
-
 class Records:
     """Authenticated rows over one open database (the vault adds the file, keys and backups)."""
 
@@ -79,9 +69,9 @@ class Records:
         self.manifest: integrity.Manifest | None = None
         """The integrity manifest as of the last write; None while it cannot be trusted."""
         self._manifest_dirty = False
-        self.changes: list[tuple[str, Any]] = []
-        """(table, key) of every row written or deleted through this door, in order (rolled
-        back ones too): what an in-memory reader such as the retrieval index catches up on."""
+        self.index = postings.Index(self)
+        """The sealed search index, written in the same transaction as what it indexes."""
+        self._index_batch = postings.Batch()
 
     # -- writing ------------------------------------------------------------------------
 
@@ -97,15 +87,25 @@ class Records:
         with self._write_lock:
             saved = self.manifest.copy() if self.manifest is not None else None
             outermost = not self.database.in_transaction()
+            flushed = False
             try:
                 with storage_errors(), self.database.atomic("IMMEDIATE"):
                     yield
+                    if outermost and self._index_batch:
+                        batch, self._index_batch = self._index_batch, postings.Batch()
+                        self.index.flush(batch)
+                        flushed = True
                     if outermost and self._manifest_dirty and self.manifest is not None:
                         integrity.write_manifest(self.conn, self.keys, self.manifest)
                         self._manifest_dirty = False
             except BaseException:
                 self.manifest = saved
+                if outermost:
+                    self._index_batch = postings.Batch()
+                    self.index.forget()
                 raise
+            if flushed:
+                self.index.committed()
         self.generation += 1
 
     def _row(self, model: type[Record], rid: Any) -> dict[str, Any] | None:
@@ -126,7 +126,12 @@ class Records:
         table, pk = model.kind(), model.key_column()
         if not fresh and not self.keys.check_row(table, old, pk):
             raise RecordDamaged(table, old[pk])
-        row = {**old, **integrity.stored(model, changes)}
+        stored = integrity.stored(model, changes)
+        row = {**old, **stored}
+        rule = postings.RULES.get(table)
+        if rule is not None and (payload is not None or any(c in stored for c in rule.columns)):
+            before = None if fresh else postings.document_of(self, table, old)
+            self._index_batch.changed(before, postings.document_of(self, table, row, payload))
         if payload is not None:
             row["payload"] = self.sealer.seal(table, row[pk], payload)
         row["row_version"] = int(old.get("row_version") or 0) + 1
@@ -137,7 +142,6 @@ class Records:
             f'UPDATE "{table}" SET {assignments} WHERE "{pk}" = ?',
             [*(row[n] for n in names), row[pk]],
         )
-        self.changes.append((table, row[pk]))
         if self.manifest is not None:
             if not fresh:
                 self.manifest.remove(table, old.get("row_mac"))
@@ -197,6 +201,7 @@ class Records:
             query = model.select(key, model.row_mac)
             found = list(tuples(query if where is None else query.where(where)))
             ids = [rid for rid, _ in found]
+            self._index_deleted(model, where, ids)
             for chunk in _chunks(ids):
                 for fk, child in model._meta.backrefs.items():
                     if fk.on_delete == "CASCADE":
@@ -205,12 +210,41 @@ class Records:
                         self.update_where(child, fk << chunk, **{fk.name: None})
                 marks = ", ".join("?" * len(chunk))
                 self.conn.execute(f'DELETE FROM "{table}" WHERE "{pk}" IN ({marks})', chunk)
-                self.changes.extend((table, rid) for rid in chunk)
             if self.manifest is not None and found:
                 for _, mac in found:
                     self.manifest.remove(table, mac)
                 self._manifest_dirty = True
         return len(found)
+
+    def _index_deleted(self, model: type[Record], where: Any, ids: list[Any]) -> None:
+        """The documents of rows about to be deleted leave the index with them."""
+        table = model.kind()
+        rule = postings.RULES.get(table)
+        if rule is None or not ids:
+            return
+        if where is None:
+            self._index_batch.clear(rule.kinds)
+            return
+        names = ["id", "payload", *rule.columns]
+        fields = [model._meta.columns[n] for n in names]
+        for part in _chunks(ids):
+            key: Any = model._meta.primary_key
+            for values in tuples(model.select(*fields).where(key << part)):
+                row = dict(zip(names, values, strict=True))
+                self._index_batch.changed(postings.document_of(self, table, row), None)
+
+    def manifest_reset(self, table: str) -> None:
+        """After deleting every row of ``table``: its manifest entry is exactly empty (also
+        when a damaged row's MAC was not the one the manifest held)."""
+        if self.manifest is not None:
+            self.manifest.tables[table] = [0, 0]
+            self._manifest_dirty = True
+
+    def rebuild_index(self, progress: postings.Progress | None = None) -> int:
+        """Build the search index again from every table; returns how many documents."""
+        with self.transaction():
+            self._index_batch = postings.Batch()  # the build reads what this wrote
+            return self.index.rebuild(progress)
 
     def table_mark(self, table: str) -> tuple[int, int, int]:
         """(rows, highest id, sum of row versions) of a sealed table: it moves on every insert,

@@ -123,6 +123,7 @@ class Vault(Records):
                 os.replace(partial, paths.db)
             vault = cls(paths, header, data_key, lock)
             vault.manifest = integrity.Manifest({m.kind(): [0, 0] for m in SEALED_TABLES})
+            vault.rebuild_index()
         except BaseException:
             lock.release()
             raise
@@ -197,6 +198,9 @@ class Vault(Records):
                         self.header = header
                 log.info("migrated schema to %s", reached[-1] if reached else version)
             self.check_integrity()
+            if self.manifest is not None and not self.index.ready():
+                with storage_errors():  # a new schema, or a new way of cutting words
+                    self.rebuild_index(progress)
             backup.sweep_leftovers(self.paths)
             if daily_backup and not backup.has_backup_for_today(self.paths):
                 with storage_errors():

@@ -58,6 +58,7 @@ _stemmer = snowballstemmer.stemmer("english")
 _STEMMING = threading.Lock()
 _STEMS: dict[str, str] = {}
 WORD = re.compile(r"[^\W_]+")
+TAG = re.compile(r"(?<![\w#])#([\w-]+)")
 POSSESSIVE = re.compile(r"['’]s\b")
 
 
@@ -93,3 +94,8 @@ def query_terms(text: str) -> list[str]:
 
 def related(term: str) -> tuple[str, ...]:
     return RELATED.get(term, ())
+
+
+def tags(text: str) -> list[str]:
+    """The #tags of ``text`` as index terms ("#sleep"), lower case, each once."""
+    return list(dict.fromkeys("#" + t.lower() for t in TAG.findall(text)))
