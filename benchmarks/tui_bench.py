@@ -185,7 +185,9 @@ async def in_app(root: Path, runs: int) -> None:
         target="target <= 30 ms",
     )
     row(
-        "resident memory, 10 s after Today (this process)", rss[0], unit="MiB",
+        "resident memory, 10 s after Today (this process)",
+        rss[0],
+        unit="MiB",
         target="target <= 200 MiB",
     )
     row("keystroke to screen, p50, slow worker running", statistics.median(keys_ms))

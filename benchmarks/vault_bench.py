@@ -65,6 +65,10 @@ def downgrade_to_schema_5(db: Path, passphrase: str = PASSPHRASE) -> None:
         conn.execute('DROP TABLE "session_epoch"')
         for table in ("index_bucket", "index_delta", "index_state"):  # schema 7's
             conn.execute(f'DROP TABLE IF EXISTS "{table}"')
+        for index in (
+            "chat_message_created_at", "daily_memory_covering_to", "session_summary_updated_at"
+        ):  # fmt: skip
+            conn.execute(f'DROP INDEX IF EXISTS "{index}"')
         conn.execute("PRAGMA user_version = 5")
     finally:
         conn.close()

@@ -163,9 +163,12 @@ def all_checkins(vault: Vault) -> list[CheckInView]:
     return [_view(vault, row) for row in CheckIn.select().order_by(CheckIn.date)]
 
 
-def dates() -> list[date]:
-    """Every day with a check-in, from plaintext dates (no decryption)."""
-    return [date.fromisoformat(d) for (d,) in tuples(CheckIn.select(CheckIn.date))]
+def dates(since: date | None = None) -> list[date]:
+    """Every day with a check-in (from ``since`` on), from plaintext dates (no decryption)."""
+    query = CheckIn.select(CheckIn.date)
+    if since is not None:
+        query = query.where(CheckIn.date >= since.isoformat())
+    return [date.fromisoformat(d) for (d,) in tuples(query)]
 
 
 def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, str]]:

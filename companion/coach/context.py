@@ -125,7 +125,10 @@ def follow_up_lines(vault: Vault, today: date) -> list[str]:
 
 def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]) -> list[str]:
     lines = []
-    streak = progress.streak(checkins.dates(), today)
+    window = 60  # the recent days say it, unless the streak is longer than them
+    streak = progress.streak(checkins.dates(since=today - timedelta(days=window)), today)
+    if streak > window:
+        streak = progress.streak(checkins.dates(), today)
     if streak:
         lines.append(f"Check-in streak: {streak} days")
     newest = store.newest_daily_memory(vault)

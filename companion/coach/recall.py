@@ -149,13 +149,11 @@ def relevant(
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(
-            weights, lambda d: d.kind == "fact" and allowed(d), limit, today
-        )
+        facts_ranked = index.relevant(weights, allowed, limit, today, kinds=("fact",))
         keep_history = (
             history if when is None or dated else lambda d: d.kind != "fact" and allowed(d)
         )
-        history_ranked = index.relevant(weights, keep_history, limit, today)
+        history_ranked = index.relevant(weights, keep_history, limit, today, HISTORY_KINDS)
         best = max(facts_ranked[:1] + history_ranked[:1], key=lambda s: s.coverage, default=None)
         ranked = []
         asking = found.recall or "?" in message

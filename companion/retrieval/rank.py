@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from companion.vault import Vault, postings, words
-from companion.vault.postings import CODES, EPOCH, SHIFT, Document, Ref
+from companion.vault.postings import CODES, EPOCH, KINDS, SHIFT, Document, Ref
 
 K1 = 1.2
 B = 0.75
-SCAN_LIMIT = 4000
-"""Postings read per term when ranking: past it, a term is too common to tell much, and the
-newest documents are the ones that matter."""
+SCAN_LIMIT = 600
+"""Postings read per term and kind when the coach asks: past it, a term is too common to tell
+much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
 PHRASE = re.compile(r'"([^"]+)"')
@@ -92,11 +92,21 @@ class Index:
             idf = self._idf(df, n) * weight * (K1 + 1)
             plain_idf = idf / (K1 + 1)
             for found in lists:
-                rows: Iterable[tuple[int, int, int, int]] = zip(  # noqa: B905
-                    found.keys, found.days, found.counts, found.lengths
-                )
-                if keep is not None and len(found) > SCAN_LIMIT:  # too common to tell much
-                    rows = itertools.islice(rows, len(found) - SCAN_LIMIT, None)
+                rows: Iterable[tuple[int, int, int, int]]
+                if found.ordered and keep is not None:  # each kind's newest rows, at most
+                    runs = []  # SCAN_LIMIT: past it a term is too common to tell much
+                    for code in codes if codes is not None else range(1, len(KINDS) + 1):
+                        start, end = found.run_of(code)
+                        runs.append((max(start, end - SCAN_LIMIT), end))
+                    rows = itertools.chain.from_iterable(
+                        zip(  # noqa: B905
+                            found.keys[a:b], found.days[a:b], found.counts[a:b],
+                            found.lengths[a:b],
+                        )
+                        for a, b in runs
+                    )  # fmt: skip
+                else:
+                    rows = zip(found.keys, found.days, found.counts, found.lengths)  # noqa: B905
                 for key, day, count, length in rows:
                     if within is not None and key not in within:
                         continue
@@ -220,12 +230,15 @@ class Index:
         keep: Callable[[Ref], bool],
         limit: int = 10,
         today: date | None = None,
+        kinds: Collection[str] | None = None,
     ) -> list[Scored]:
-        """What the coach's context asks: documents ``keep`` accepts, ranked by weighted
-        terms (any may match), newer first on ties. Each carries ``coverage``: the share of the
-        question's weight (``weights`` at exactly 1.0: the user's own words) it holds."""
+        """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
+        by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
+        share of the question's weight (``weights`` at exactly 1.0: the user's own words) it
+        holds."""
         matched: dict[int, float] = {}
-        scores, days = self._scores(weights, keep, matched)
+        codes = None if kinds is None else {CODES[k] for k in kinds}
+        scores, days = self._scores(weights, keep, matched, codes=codes)
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
             for key in scores:

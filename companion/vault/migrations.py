@@ -125,6 +125,10 @@ def _v7_index(conn: sqlite3.Connection) -> None:
             f'CREATE TABLE "{table}" ("id" {key}, "payload" BLOB NOT NULL, '
             '"row_version" INTEGER NOT NULL DEFAULT 0, "row_mac" BLOB)'
         )
+    # Recall reads a span of days newest first from these plaintext columns.
+    conn.execute('CREATE INDEX "chat_message_created_at" ON "chat_message" ("created_at")')
+    conn.execute('CREATE INDEX "daily_memory_covering_to" ON "daily_memory" ("covering_to")')
+    conn.execute('CREATE INDEX "session_summary_updated_at" ON "session_summary" ("updated_at")')
 
 
 # The sealed tables as schema 6 found them (frozen: a later table gets its columns in its own step).

@@ -16,6 +16,7 @@ What a table's row contributes (its document) is decided here, by :data:`RULES`.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import hashlib
 import hmac
@@ -257,15 +258,35 @@ def _bound(day: date, stamped: bool) -> str:
 
 
 class Postings:
-    """One term's documents: parallel arrays of key, day (days since 2000), count, length."""
+    """One term's documents: parallel arrays of key, day (days since 2000), count, length.
+    Stored postings are in key order, so each kind is one run, oldest row first
+    (``ordered``); those waiting in deltas are in the order they came."""
 
-    __slots__ = ("counts", "days", "keys", "lengths")
+    __slots__ = ("counts", "days", "keys", "lengths", "ordered")
 
-    def __init__(self) -> None:
+    def __init__(self, ordered: bool = False) -> None:
         self.keys = array("I")
         self.days = array("H")
         self.counts = array("B")
         self.lengths = array("H")
+        self.ordered = ordered
+
+    def in_order(self) -> Postings:
+        """These postings sorted by key."""
+        order = sorted(range(len(self.keys)), key=self.keys.__getitem__)
+        out = Postings(ordered=True)
+        out.keys = array("I", [self.keys[i] for i in order])
+        out.days = array("H", [self.days[i] for i in order])
+        out.counts = array("B", [self.counts[i] for i in order])
+        out.lengths = array("H", [self.lengths[i] for i in order])
+        return out
+
+    def run_of(self, code: int) -> tuple[int, int]:
+        """Where kind ``code``'s postings are (ordered postings only)."""
+        return (
+            bisect.bisect_left(self.keys, code << SHIFT),
+            bisect.bisect_left(self.keys, (code + 1) << SHIFT),
+        )
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -277,7 +298,7 @@ class Postings:
         self.lengths.append(min(length, 0xFFFF))
 
     def without(self, gone: set[int]) -> Postings:
-        kept = Postings()
+        kept = Postings(self.ordered)
         for i, key in enumerate(self.keys):
             if key not in gone:
                 kept.add(key, self.days[i], self.counts[i], self.lengths[i])
@@ -296,7 +317,7 @@ class Postings:
         n, rest = divmod(len(data), 9)
         if rest:
             raise ValueError("postings of the wrong length")
-        out = cls()
+        out = cls(ordered=True)
         at = 0
         for name, width in (("keys", 4), ("days", 2), ("counts", 1), ("lengths", 2)):
             part: array[int] = getattr(out, name)
@@ -417,6 +438,8 @@ class Index:
         self._delta: dict[str, Postings] | None = None
         self._delta_counts: dict[str, list[int]] = {}
         self._delta_rows = 0
+        self._delta_top = 0
+        self._delta_check = False
         self.damaged = False
         """A bucket or delta failed its MAC: searches go on without it until a rebuild
         (``companion verify --rebuild-index``)."""
@@ -429,9 +452,9 @@ class Index:
             self._state, self._buckets, self._delta = None, {}, None
 
     def committed(self) -> None:
-        """After a commit: what other threads read before it may be old."""
+        """After a commit: deltas another thread read before it may be missing rows."""
         with self._lock:
-            self._state, self._delta = None, None
+            self._delta_check = True
 
     def state(self) -> State | None:
         """The index's state, or None while it has to be built (a new or upgraded vault)."""
@@ -470,28 +493,49 @@ class Index:
         return found
 
     def _deltas(self) -> dict[str, Postings]:
+        """The postings waiting in deltas, read once and then only the rows added since (a
+        merge, which deletes them, starts over)."""
+        conn = self._records.conn
+        if self._delta is not None and self._delta_check:
+            self._delta_check = False
+            count, top = conn.execute(
+                'SELECT count(*), coalesce(max(id), 0) FROM "index_delta"'
+            ).fetchone()
+            if (count, top) != (self._delta_rows, self._delta_top):
+                fresh = list(
+                    integrity.rows(conn, IndexDelta, '"id" > ? ORDER BY id', (self._delta_top,))
+                )
+                if self._delta_rows + len(fresh) == count:
+                    self._take_deltas(fresh)
+                else:
+                    self._delta = None
         if self._delta is None:
-            delta: dict[str, Postings] = {}
-            counts: dict[str, list[int]] = {}
-            rows = 0
-            for row in integrity.rows(self._records.conn, IndexDelta, '"id" > 0 ORDER BY id'):
-                rows += 1
-                try:
-                    items = self._open(IndexDelta, row).get("docs", [])
-                except RecordDamaged:
-                    self.damaged, items = True, []
-                for item in items:
-                    added = Added.from_json(item)
-                    kind = kind_of(added.key)[0]
-                    have = counts.setdefault(kind, [0, 0])
-                    have[0] += 1
-                    have[1] += added.length
-                    for term, count in added.counts.items():
-                        delta.setdefault(term, Postings()).add(
-                            added.key, added.day, count, added.length
-                        )
-            self._delta, self._delta_counts, self._delta_rows = delta, counts, rows
+            self._delta, self._delta_counts, self._delta_rows, self._delta_top = {}, {}, 0, 0
+            self._delta_check = False
+            self._take_deltas(integrity.rows(conn, IndexDelta, '"id" > 0 ORDER BY id'))
+        assert self._delta is not None
         return self._delta
+
+    def _take_deltas(self, rows: Iterable[dict[str, Any]]) -> None:
+        delta, counts = self._delta, self._delta_counts
+        assert delta is not None
+        for row in rows:
+            self._delta_rows += 1
+            self._delta_top = max(self._delta_top, int(row["id"]))
+            try:
+                items = self._open(IndexDelta, row).get("docs", [])
+            except RecordDamaged:
+                self.damaged, items = True, []
+            for item in items:
+                added = Added.from_json(item)
+                kind = kind_of(added.key)[0]
+                have = counts.setdefault(kind, [0, 0])
+                have[0] += 1
+                have[1] += added.length
+                for term, count in added.counts.items():
+                    delta.setdefault(term, Postings()).add(
+                        added.key, added.day, count, added.length
+                    )
 
     def postings(self, term: str) -> list[Postings]:
         """Where ``term`` occurs: the merged postings and those still waiting in deltas."""
@@ -564,7 +608,7 @@ class Index:
         if docs:
             records.insert(IndexDelta, {"docs": docs})
             with self._lock:
-                self._delta = None
+                self._delta_check = True
                 waiting = self._delta_rows + 1
             if waiting >= MERGE_AFTER and not self.damaged:
                 try:
@@ -583,6 +627,11 @@ class Index:
                 return 0
             cleared = set(batch.cleared) if batch is not None else set()
             codes = {CODES[k] for k in cleared}
+            if (
+                batch is None
+                and not self._records.conn.execute('SELECT 1 FROM "index_delta" LIMIT 1').fetchone()
+            ):
+                return 0  # nothing waits
             added: dict[int, Added] = {}
             delta_ids = []
             for row in integrity.rows(records.conn, IndexDelta, '"id" > 0 ORDER BY id'):
@@ -633,11 +682,14 @@ class Index:
                         if not bucket[term]:
                             del bucket[term]
                 for term, news in news_by_bucket.get(number, {}).items():
+                    copy = Postings()
                     before = bucket.get(term)
-                    copy = before.without(set()) if before is not None else Postings()
+                    if before is not None:
+                        for name in Postings.__slots__[:4]:
+                            getattr(copy, name).extend(getattr(before, name))
                     for one in news:
                         copy.add(one.key, one.day, one.counts[term], one.length)
-                    bucket[term] = copy
+                    bucket[term] = copy.in_order()
                     changed = True
                 if changed:
                     self._write_bucket(number, bucket)
@@ -695,7 +747,7 @@ class Index:
                         held.counts.append(count if count < 0xFF else 0xFF)
                         held.lengths.append(length)
             for term, held in lists.items():
-                buckets.setdefault(state.bucket_of(term), {})[term] = held
+                buckets.setdefault(state.bucket_of(term), {})[term] = held.in_order()
             for model in (IndexBucket, IndexDelta, IndexState):
                 records.delete_where(model, None)
                 records.manifest_reset(model.kind())  # exact again, even after damage
