@@ -41,7 +41,7 @@ def _snippet(text: str, query: str, width: int = 80) -> str:
 
 class SearchIndex:
     """The vault's sealed index, seen as search. Nothing is built: the index is written with
-    every record; ``settle`` folds what waits in deltas into the buckets (a worker's job)."""
+    every record."""
 
     def __init__(self, vault: Vault) -> None:
         self._vault = vault
@@ -50,10 +50,6 @@ class SearchIndex:
     @classmethod
     def build(cls, vault: Vault) -> SearchIndex:
         return cls(vault)
-
-    def settle(self) -> None:
-        if not self._vault.read_only and self._index.ready():
-            self._vault.index.merge()
 
     def ready(self) -> bool:
         return self._index.ready()

@@ -269,7 +269,7 @@ class CompanionApp(App[None]):
             self.add_mode(mode, screen_factory(mode))
         unlocked, self.unlocked = self.unlocked, None
         self.warmed.clear()
-        unlocked.close()
+        unlocked.close(settle=True)
         del unlocked
         gc.unfreeze()
         gc.collect()
@@ -285,7 +285,7 @@ class CompanionApp(App[None]):
             await self.stash_drafts()
             self.workers.cancel_group(self, "extraction")
             await self.workers.wait_for_complete()
-            self.unlocked.close()
+            self.unlocked.close(settle=True)
             self.unlocked = None
         self.exit()
 

@@ -4,6 +4,7 @@ and every use case takes it; time comes from ``companion.clock``, the one clock.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,16 +38,18 @@ class Unlocked:
         return configured(self.vault, purpose)
 
     def search_index(self) -> SearchIndex:
-        """Search over the index; the first call folds waiting deltas into the index (a
-        fraction of a second after many writes: call it in a worker)."""
+        """Search over the vault's sealed index (nothing to build: it is kept with every
+        write)."""
         with self._building:
             if self.index is None:
-                index = SearchIndex.build(self.vault)
-                index.settle()
-                self.index = index
+                self.index = SearchIndex.build(self.vault)
             return self.index
 
-    def close(self) -> None:
-        """Lock: the index goes, then the vault closes (its key is dropped)."""
+    def close(self, settle: bool = False) -> None:
+        """Lock: with ``settle`` (the app, a moment nobody is typing) what waits in the
+        index's deltas is merged first; then the vault closes (its key is dropped)."""
+        with contextlib.suppress(Exception):  # a damaged index must not stop the lock
+            if settle and not self.vault.read_only and not self.vault.database.is_closed():
+                self.vault.index.merge()
         self.index = None
         self.vault.close()

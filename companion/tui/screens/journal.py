@@ -25,6 +25,7 @@ from companion.tui.widgets.picklist import PickList
 from companion.usecases import journaling
 
 PAGE = 50
+SEARCH_LIMIT = 100  # the best matches: more words narrow it further
 MORE = "more"
 
 
@@ -93,7 +94,7 @@ class JournalScreen(DataScreen):
                 entries.add_option(Option("Search is getting ready…", disabled=True))
                 self.companion.build_index()  # exclusive: joins one already running
                 return
-            hits = index.search(query, limit=500, kind="journal")
+            hits = index.search(query, limit=SEARCH_LIMIT, kind="journal")
             self.listed = query
             entries.add_options(
                 [
