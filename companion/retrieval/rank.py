@@ -79,7 +79,7 @@ class Index:
         accepts (None: all) and ``within`` holds, and each one's day. ``matched`` collects the
         IDF weight of the terms each holds. The hot loop of every question."""
         n, total = self.store.totals()
-        average = total / n if n else 1.0
+        average = total / n if n and total else 1.0  # documents of function words only: 0
         fixed, per_length = K1 * (1 - B), K1 * B / average
         scores: dict[int, float] = {}
         days: dict[int, int] = {}
