@@ -127,7 +127,7 @@ async def in_app(root: Path, runs: int) -> None:
             unlocks.append(
                 await painted_after(app, started, lambda a=app: isinstance(a.screen, TodayScreen))
             )
-            await app.warmed.wait()  # prewarming, then the index, finish in the background
+            await app.warmed.wait()  # prewarming finishes in the background
             await pilot.pause()
             if not rss:  # resident memory 10 s after Today, index open and the SDK imported
                 import anthropic  # noqa: F401

@@ -127,7 +127,7 @@ def bench_in_process(paths, runs: int) -> None:
         vault.index.merge()  # what the adds above left waiting, as the app does when idle
         build_ms = median_ms(vault.rebuild_index, 1, warmup=0)
         row("rebuild the sealed index (verify --rebuild-index; once)", build_ms)
-        index = SearchIndex.build(vault)
+        index = SearchIndex(vault)
         row("  documents indexed", len(index), unit="count")
         vault.index.forget()
         cold = elapsed_ms(lambda: [index.search(q) for q in QUERIES]) / len(QUERIES)

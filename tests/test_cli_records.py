@@ -179,7 +179,7 @@ def test_search_covers_notes_and_chats(vault: Vault) -> None:
     session = chat.start(vault)
     chat.add_message(vault, session.id, "user", "I keep thinking about the lighthouse")
     journal.add(vault, "nothing relevant")
-    hits = SearchIndex.build(vault).search("lighthouse")
+    hits = SearchIndex(vault).search("lighthouse")
     assert sorted(h.kind for h in hits) == ["chat", "checkin"]
 
 
@@ -192,7 +192,7 @@ def test_search_as_a_person_types_it(vault: Vault) -> None:
     new = journal.add(vault, "A craving, small, at the bus stop").id
     strong = journal.add(vault, "Craving craving craving. The craving would not stop tonight").id
     journal.add(vault, "Meeting with my dad about the job")
-    index = SearchIndex.build(vault)
+    index = SearchIndex(vault)
 
     def ids(query: str, **kw: object) -> list[int]:
         return [h.id for h in index.search(query, kind="journal", **kw)]  # type: ignore[arg-type]

@@ -364,6 +364,6 @@ def test_a_garbled_date_leaves_the_rest_searchable(
         journal.add(vault, "walked to the lighthouse again")
     edit(db, f"UPDATE chat_message SET created_at = 'garbage' WHERE id = {broken}")
     with opened(paths) as vault:
-        hits = SearchIndex.build(vault).search("lighthouse")
+        hits = SearchIndex(vault).search("lighthouse")
         assert [h.kind for h in hits] == ["journal"]
         assert recall.recall(vault, "what about the lighthouse?")

@@ -422,7 +422,7 @@ def test_the_journal_lists_the_tags_of_earlier_entries(created) -> None:
 
     async def scenario(app, pilot):
         await unlock(pilot, PASSPHRASE)
-        await app.warmed.wait()  # the search index, which counts the tags, is built by now
+        await app.warmed.wait()
         await pilot.press("f5")
         await settle(pilot)
         return screen_text(app)

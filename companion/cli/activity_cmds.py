@@ -167,7 +167,7 @@ def cmd_journal_search(args: argparse.Namespace) -> int:
 
     query = " ".join(args.query)
     with open_vault(args, read_only_ok=True) as unlocked:
-        hits = unlocked.search_index().search(query, limit=args.n, newest=args.newest)
+        hits = unlocked.index.search(query, limit=args.n, newest=args.newest)
     if not hits:
         print("no matches")
     for hit in hits:

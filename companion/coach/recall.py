@@ -20,7 +20,7 @@ from companion.memory import entities, store
 from companion.retrieval import dates
 from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
-from companion.vault.postings import Ref
+from companion.vault.documents import Ref
 
 RECALL = re.compile(
     r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"

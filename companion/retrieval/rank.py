@@ -18,8 +18,9 @@ from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from companion.vault import Vault, postings, words
-from companion.vault.postings import CODES, EPOCH, KINDS, SHIFT, Document, Ref
+from companion.vault import Vault, documents, words
+from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
+from companion.vault.postings import EPOCH
 
 K1 = 1.2
 B = 0.75
@@ -44,7 +45,7 @@ def _day(number: int) -> date:
 
 
 def _ref(key: int, day: int) -> Ref:
-    kind, ref = postings.kind_of(key)
+    kind, ref = documents.kind_of(key)
     return Ref(kind, ref, _day(day))
 
 
@@ -142,12 +143,12 @@ class Index:
         """The documents of ``keys``, read from their tables now."""
         by_kind: dict[str, list[int]] = {}
         for key in keys:
-            kind, ref = postings.kind_of(key)
+            kind, ref = documents.kind_of(key)
             by_kind.setdefault(kind, []).append(ref)
         out: dict[int, Doc] = {}
         for kind, refs in by_kind.items():
-            for ref, doc in postings.documents(self.vault, kind, refs).items():
-                out[postings.key_of(kind, ref)] = doc
+            for ref, doc in documents.documents(self.vault, kind, refs).items():
+                out[documents.key_of(kind, ref)] = doc
         return out
 
     def search(
@@ -271,9 +272,9 @@ class Index:
         found: list[Doc] = []
         for kind in kinds:
             taken = 0
-            for part in postings.newest_refs(self.vault, kind, first, last):
+            for part in documents.newest_refs(self.vault, kind, first, last):
                 refs = [r for r in part if keep(r)]
-                opened = postings.documents(self.vault, kind, [r.ref for r in refs])
+                opened = documents.documents(self.vault, kind, [r.ref for r in refs])
                 for ref in refs:
                     doc = opened.get(ref.ref)
                     if doc is not None:

@@ -47,10 +47,6 @@ class SearchIndex:
         self._vault = vault
         self._index = Index(vault)
 
-    @classmethod
-    def build(cls, vault: Vault) -> SearchIndex:
-        return cls(vault)
-
     def ready(self) -> bool:
         return self._index.ready()
 

@@ -78,7 +78,7 @@ class CompanionApp(App[None]):
         self.last_activity: datetime = clock.now()
         self.mode_history: list[str] = []
         self.warmed = asyncio.Event()
-        """Set once, after unlock, every screen is composed and the search index is built."""
+        """Set once, after unlock, every screen is composed."""
         for mode in MODES:
             self.add_mode(mode, screen_factory(mode))
 
@@ -88,6 +88,7 @@ class CompanionApp(App[None]):
 
     @property
     def index(self) -> SearchIndex | None:
+        """Search over the open vault (``None`` while locked)."""
         return self.unlocked.index if self.unlocked is not None else None
 
     def data_screens(self) -> Iterable[DataScreen]:
@@ -144,8 +145,8 @@ class CompanionApp(App[None]):
                     self.call_after_refresh(screen.prefill)  # its data too, ahead of the visit
                 self.set_timer(0.05, lambda: self.prewarm(modes))
                 return
-        if modes != ("today",) and self.unlocked is not None and self.index is None:
-            self.build_index()
+        if modes != ("today",) and self.unlocked is not None and not self.warmed.is_set():
+            self.warmed_up()
 
     def on_unlock_screen_opened(self, message: UnlockScreen.Opened) -> None:
         """The unlock screen opened the vault (created, unlocked, recovered or restored)."""
@@ -169,24 +170,14 @@ class CompanionApp(App[None]):
                 timeout=30,
             )
 
-    @work(thread=True, exclusive=True, group="index")
-    def build_index(self) -> None:
-        unlocked = self.unlocked
-        if unlocked is None:
-            return
-        unlocked.search_index()
-        self.call_from_thread(self._index_ready, unlocked)
-
-    def _index_ready(self, unlocked: Unlocked) -> None:
-        if self.unlocked is unlocked:  # not locked meanwhile
-            # What is loaded by now lives until lock: keep the collector from rescanning it
-            # on every full pass, which would pause the UI (undone on lock).
-            gc.freeze()
-            self.warmed.set()
-            self.preload_sdk()
-            self.maybe_extract()
-            for screen in self.data_screens():
-                screen.index_ready()
+    def warmed_up(self) -> None:
+        """Every screen is composed: what is loaded by now lives until lock, so the
+        collector stops rescanning it on every full pass (undone on lock); then the SDK
+        and extraction start in the background."""
+        gc.freeze()
+        self.warmed.set()
+        self.preload_sdk()
+        self.maybe_extract()
 
     # -- daily memory -------------------------------------------------------------------
 

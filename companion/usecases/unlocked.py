@@ -5,7 +5,6 @@ and every use case takes it; time comes from ``companion.clock``, the one clock.
 from __future__ import annotations
 
 import contextlib
-import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -22,10 +21,12 @@ if TYPE_CHECKING:
 class Unlocked:
     vault: Vault
     config: Config
-    index: SearchIndex | None = None
-    """Search over the vault's sealed index (written with every record); its decrypted
-    buckets are cached in memory and dropped with the vault."""
-    _building: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    index: SearchIndex = field(init=False)
+    """Search over the vault's sealed index (written with every record, so always ready);
+    its decrypted buckets are cached in memory and go with the vault."""
+
+    def __post_init__(self) -> None:
+        self.index = SearchIndex(self.vault)
 
     @classmethod
     def open(cls, vault: Vault, config: Config | None = None) -> Unlocked:
@@ -37,19 +38,10 @@ class Unlocked:
 
         return configured(self.vault, purpose)
 
-    def search_index(self) -> SearchIndex:
-        """Search over the vault's sealed index (nothing to build: it is kept with every
-        write)."""
-        with self._building:
-            if self.index is None:
-                self.index = SearchIndex.build(self.vault)
-            return self.index
-
     def close(self, settle: bool = False) -> None:
         """Lock: with ``settle`` (the app, a moment nobody is typing) what waits in the
         index's deltas is merged first; then the vault closes (its key is dropped)."""
         with contextlib.suppress(Exception):  # a damaged index must not stop the lock
             if settle and not self.vault.read_only and not self.vault.database.is_closed():
                 self.vault.index.merge()
-        self.index = None
         self.vault.close()

@@ -11,7 +11,7 @@ Three tables (docs/vault-format.md, "The search index"):
   removes or changes a document, so no index record keeps words that are gone.
 - ``index_state``: format version, the bucket key and per-kind counts for BM25.
 
-What a table's row contributes (its document) is decided here, by :data:`RULES`.
+What a table's row contributes (its document) is decided by vault/documents.py.
 """
 
 from __future__ import annotations
@@ -20,22 +20,30 @@ import bisect
 import contextlib
 import hashlib
 import hmac
-import json
 import os
 import sqlite3
 import sys
 import threading
 from array import array
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
-from typing import Any, NamedTuple, Protocol
+from datetime import date
+from typing import Any, Protocol
 
-from companion import clock
 from companion.errors import RecordDamaged
 from companion.vault import crypto, integrity, words
 from companion.vault.crypto import Sealer
+from companion.vault.documents import (
+    CODES,
+    RULES,
+    SHIFT,
+    Document,
+    document_of,
+    key_of,
+    kind_of,
+    rows,
+)
 from companion.vault.models import IndexBucket, IndexDelta, IndexState, Record
 
 
@@ -65,193 +73,9 @@ BUCKETS = 1024
 PREFIX = 3
 MERGE_AFTER = 200
 """Deltas waiting before a write merges them itself (the app also merges when idle)."""
-KINDS = ("journal", "checkin", "chat", "reply", "fact", "daily", "summary")
-CODES = {kind: number + 1 for number, kind in enumerate(KINDS)}
-SHIFT = 28
 EPOCH = date(2000, 1, 1).toordinal()
 LITTLE = sys.byteorder == "little"
 Progress = Callable[[int, int], None]
-
-
-class Document(NamedTuple):
-    kind: str
-    ref: int
-    day: date
-    text: str
-    stamp: str = ""  # sortable moment: ties and "newest first"
-    session: int | None = None
-
-
-class Ref(NamedTuple):
-    """A document as ranking sees it before opening it."""
-
-    kind: str
-    ref: int
-    day: date
-
-
-def key_of(kind: str, ref: int) -> int:
-    return (CODES[kind] << SHIFT) | ref
-
-
-def kind_of(key: int) -> tuple[str, int]:
-    return KINDS[(key >> SHIFT) - 1], key & ((1 << SHIFT) - 1)
-
-
-# -- what each table's row says ----------------------------------------------------------
-
-
-def _local_day(stamp: str) -> date:
-    return clock.parse_stamp(stamp).date()
-
-
-def _journal(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    tags = " ".join(f"#{t}" for t in data.get("tags") or [])
-    body = f"{data.get('title', '')}\n{data.get('text', '')}\n{tags}".strip()
-    day = date.fromisoformat(row["local_date"])
-    return Document("journal", row["id"], day, body, row["created_at"]) if body else None
-
-
-def _checkin(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    note = str(data.get("note") or "")
-    day = date.fromisoformat(row["date"])
-    return Document("checkin", row["id"], day, note, row["date"]) if note.strip() else None
-
-
-def _chat(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    content = str(data.get("content") or "")
-    kind = "chat" if row["role"] == "user" else "reply"
-    day = _local_day(row["created_at"])
-    if not content.strip():
-        return None
-    return Document(kind, row["id"], day, content, row["created_at"], row["session_id"])
-
-
-def _fact(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    """Every fact not forgotten; whether one is in force is the reader's question."""
-    text = str(data.get("text") or "")
-    if row["deleted"] or not text.strip():
-        return None
-    return Document("fact", row["id"], _local_day(row["created_at"]), text, row["created_at"])
-
-
-DAILY_FIELDS = ("conversation_summary", "journal_summary", "checkin_summary", "emotional_state")
-
-
-def _daily(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    parts = [str(data.get(k) or "") for k in DAILY_FIELDS]
-    parts += [str(p) for p in data.get("notable_patterns") or []]
-    body = " ".join(p for p in parts if p).strip()
-    day = date.fromisoformat(row["covering_to"])
-    return Document("daily", row["id"], day, body, row["covering_to"]) if body else None
-
-
-def _summary(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    body = str(data.get("summary_text") or data.get("outcome") or "")
-    if not body.strip():
-        return None
-    day = _local_day(row["updated_at"])
-    return Document("summary", row["id"], day, body, row["updated_at"], row["session_id"])
-
-
-@dataclass(frozen=True)
-class Rule:
-    kinds: tuple[str, ...]
-    columns: tuple[str, ...]  # the plaintext columns a document depends on (besides the id)
-    document: Callable[[dict[str, Any], dict[str, Any]], Document | None]
-    when: str  # the column that dates a row: a local date, or a UTC stamp (``stamped``)
-    stamped: bool = True
-    where: dict[str, str] = field(default_factory=dict)  # kind -> its rows, when a table has two
-
-
-RULES: dict[str, Rule] = {
-    "journal_entry": Rule(
-        ("journal",), ("local_date", "created_at"), _journal, "local_date", False
-    ),
-    "checkin": Rule(("checkin",), ("date",), _checkin, "date", False),
-    "chat_message": Rule(
-        ("chat", "reply"),
-        ("created_at", "role", "session_id"),
-        _chat,
-        "created_at",
-        where={"chat": "role = 'user'", "reply": "role != 'user'"},
-    ),
-    "fact": Rule(("fact",), ("created_at", "deleted"), _fact, "created_at"),
-    "daily_memory": Rule(("daily",), ("covering_to",), _daily, "covering_to", False),
-    "session_summary": Rule(("summary",), ("updated_at", "session_id"), _summary, "updated_at"),
-}
-TABLE_OF = {kind: table for table, rule in RULES.items() for kind in rule.kinds}
-
-
-def document_of(
-    records: Records, table: str, row: dict[str, Any], data: dict[str, Any] | None = None
-) -> Document | None:
-    """A row's document (``data``: its payload, opened here when not given); None for a row
-    with no words to find, or one that does not open (verify names it)."""
-    try:
-        if data is None:
-            data = records.sealer.open(table, row["id"], row["payload"])
-        return RULES[table].document(row, data)
-    except (RecordDamaged, ValueError, TypeError, KeyError):
-        return None
-
-
-def documents(records: Records, kind: str, refs: Iterable[int]) -> dict[int, Document]:
-    """The documents of ``refs`` (one kind), read and opened now: the words a result shows."""
-    table = TABLE_OF[kind]
-    cols = ", ".join(f'"{c}"' for c in ("id", "payload", *RULES[table].columns))
-    names = ["id", "payload", *RULES[table].columns]
-    wanted = sorted(set(refs))
-    out: dict[int, Document] = {}
-    for start in range(0, len(wanted), 500):
-        part = wanted[start : start + 500]
-        sql = f'SELECT {cols} FROM "{table}" WHERE id IN ({", ".join("?" * len(part))})'
-        for values in records.conn.execute(sql, part):
-            doc = document_of(records, table, dict(zip(names, values, strict=True)))
-            if doc is not None and doc.kind == kind:
-                out[doc.ref] = doc
-    return out
-
-
-def newest_refs(
-    records: Records, kind: str, first: date | None, last: date | None, chunk: int = 50
-) -> Iterator[list[Ref]]:
-    """Rows of ``kind`` dated between ``first`` and ``last`` (either may be open), newest
-    first, a chunk at a time, read from plaintext columns (whether each has words is known once
-    it is opened)."""
-    table = TABLE_OF[kind]
-    rule = RULES[table]
-    conditions, args = [], []
-    if first is not None:
-        conditions.append(f'"{rule.when}" >= ?')
-        args.append(_bound(first, rule.stamped))
-    if last is not None:
-        conditions.append(f'"{rule.when}" < ?')
-        args.append(_bound(date.fromordinal(last.toordinal() + 1), rule.stamped))
-    if kind in rule.where:
-        conditions.append(rule.where[kind])
-    where = " WHERE " + " AND ".join(conditions) if conditions else ""
-    sql = f'SELECT id, "{rule.when}" FROM "{table}"{where} ORDER BY "{rule.when}" DESC, id DESC'
-    rows = records.conn.execute(sql, args)
-    while True:
-        part = rows.fetchmany(chunk)
-        if not part:
-            return
-        refs = []
-        for rid, when in part:
-            try:
-                day = _local_day(when) if rule.stamped else date.fromisoformat(when)
-            except (ValueError, TypeError):
-                continue
-            refs.append(Ref(kind, int(rid), day))
-        yield refs
-
-
-def _bound(day: date, stamped: bool) -> str:
-    """Local midnight starting ``day``, as the column that dates rows holds it."""
-    if not stamped:
-        return day.isoformat()
-    return clock.stamp(datetime.combine(day, time.min).astimezone())
 
 
 # -- postings ---------------------------------------------------------------------------
@@ -296,6 +120,18 @@ class Postings:
         self.days.append(min(max(day, 0), 0xFFFF))
         self.counts.append(min(count, 0xFF))
         self.lengths.append(min(length, 0xFFFF))
+
+    def plus(self, more: Iterable[tuple[int, int, int, int]]) -> Postings:
+        """These postings and ``more`` (key, day, count, length), in key order."""
+        out = Postings()
+        for mine, theirs in zip(  # noqa: B905
+            (out.keys, out.days, out.counts, out.lengths),
+            (self.keys, self.days, self.counts, self.lengths),
+        ):
+            mine.extend(theirs)
+        for key, day, count, length in more:
+            out.add(key, day, count, length)
+        return out.in_order()
 
     def without(self, gone: set[int]) -> Postings:
         kept = Postings(self.ordered)
@@ -523,11 +359,10 @@ class Index:
             self._delta_rows += 1
             self._delta_top = max(self._delta_top, int(row["id"]))
             try:
-                items = self._open(IndexDelta, row).get("docs", [])
+                items = self._delta_docs(row)
             except RecordDamaged:
                 self.damaged, items = True, []
-            for item in items:
-                added = Added.from_json(item)
+            for added in items:
                 kind = kind_of(added.key)[0]
                 have = counts.setdefault(kind, [0, 0])
                 have[0] += 1
@@ -536,6 +371,9 @@ class Index:
                     delta.setdefault(term, Postings()).add(
                         added.key, added.day, count, added.length
                     )
+
+    def _delta_docs(self, row: dict[str, Any]) -> list[Added]:
+        return [Added.from_json(item) for item in self._open(IndexDelta, row).get("docs", [])]
 
     def postings(self, term: str) -> list[Postings]:
         """Where ``term`` occurs: the merged postings and those still waiting in deltas."""
@@ -623,81 +461,58 @@ class Index:
         records = self._records
         with records.transaction(), self._lock:
             state = self.state()
-            if state is None:
-                return 0
-            cleared = set(batch.cleared) if batch is not None else set()
-            codes = {CODES[k] for k in cleared}
-            if (
-                batch is None
-                and not self._records.conn.execute('SELECT 1 FROM "index_delta" LIMIT 1').fetchone()
-            ):
-                return 0  # nothing waits
-            added: dict[int, Added] = {}
-            delta_ids = []
-            for row in integrity.rows(records.conn, IndexDelta, '"id" > 0 ORDER BY id'):
-                delta_ids.append(row["id"])
-                for item in self._open(IndexDelta, row).get("docs", []):
-                    one = Added.from_json(item)
-                    if (one.key >> SHIFT) not in codes:
-                        added[one.key] = one
+            waiting = list(integrity.rows(records.conn, IndexDelta, '"id" > 0 ORDER BY id'))
+            if state is None or (batch is None and not waiting):
+                return 0  # not built yet, or nothing waits
+            batch = batch if batch is not None else Batch()
+            codes = {CODES[k] for k in batch.cleared}
+            added = {
+                one.key: one
+                for row in waiting
+                for one in self._delta_docs(row)
+                if (one.key >> SHIFT) not in codes
+            }
             removed: dict[int, Added] = {}
-            if batch is not None:
-                for key, gone in batch.removed.items():
-                    if added.pop(key, None) is None and (key >> SHIFT) not in codes:
-                        removed[key] = gone  # merged before: its buckets lose it
-                added.update(batch.added)
-            touched: dict[int, None] = {}
-            if codes:
-                touched.update(dict.fromkeys(range(BUCKETS)))
-            for one in (*added.values(), *removed.values()):
-                for term in one.counts:
-                    touched[state.bucket_of(term)] = None
-            gone_by_term: dict[str, set[int]] = {}
-            for key, one in removed.items():
-                for term in one.counts:
-                    gone_by_term.setdefault(term, set()).add(key)
-                kind = kind_of(key)[0]
-                state.add(kind, -1, -one.length)
-            for kind in cleared:
+            for key, old in batch.removed.items():
+                if added.pop(key, None) is None and (key >> SHIFT) not in codes:
+                    removed[key] = old  # merged before: its buckets lose it
+            added.update(batch.added)
+            for kind in batch.cleared:
                 state.counts.pop(kind, None)
-            new_by_term: dict[str, list[Added]] = {}
-            for one in added.values():
+            leaving: dict[str, set[int]] = {}
+            for key, one in removed.items():
+                state.add(kind_of(key)[0], -1, -one.length)
                 for term in one.counts:
-                    new_by_term.setdefault(term, []).append(one)
+                    leaving.setdefault(term, set()).add(key)
+            arriving: dict[int, dict[str, list[Added]]] = {}  # bucket -> term -> documents
+            for one in added.values():
                 state.add(kind_of(one.key)[0], 1, one.length)
-            news_by_bucket: dict[int, dict[str, list[Added]]] = {}
-            for term, news in new_by_term.items():
-                news_by_bucket.setdefault(state.bucket_of(term), {})[term] = news
+                for term in one.counts:
+                    arriving.setdefault(state.bucket_of(term), {}).setdefault(term, []).append(one)
+            touched = set(range(BUCKETS)) if codes else set(arriving)
+            touched.update(state.bucket_of(term) for term in leaving)
             for number in touched:
                 bucket = dict(self._bucket(number))
                 changed = False
-                for term in list(bucket):
-                    held = bucket[term]
-                    leaving = gone_by_term.get(term, set())
+                for term, held in list(bucket.items()):
+                    gone = leaving.get(term, set())
                     if codes:
-                        leaving = leaving | {k for k in held.keys if (k >> SHIFT) in codes}
-                    if leaving and any(k in leaving for k in held.keys):
-                        bucket[term] = held.without(leaving)
+                        gone = gone | {k for k in held.keys if (k >> SHIFT) in codes}
+                    if gone and not gone.isdisjoint(held.keys):
+                        bucket[term] = held.without(gone)
                         changed = True
-                        if not bucket[term]:
-                            del bucket[term]
-                for term, news in news_by_bucket.get(number, {}).items():
-                    copy = Postings()
-                    before = bucket.get(term)
-                    if before is not None:
-                        for name in Postings.__slots__[:4]:
-                            getattr(copy, name).extend(getattr(before, name))
-                    for one in news:
-                        copy.add(one.key, one.day, one.counts[term], one.length)
-                    bucket[term] = copy.in_order()
+                for term, news in arriving.get(number, {}).items():
+                    bucket[term] = bucket.get(term, Postings()).plus(
+                        (one.key, one.day, one.counts[term], one.length) for one in news
+                    )
                     changed = True
                 if changed:
-                    self._write_bucket(number, bucket)
-            if delta_ids:
-                records.delete_where(IndexDelta, IndexDelta.id << delta_ids)
+                    self._write_bucket(number, {t: p for t, p in bucket.items() if p})
+            if waiting:
+                records.delete_where(IndexDelta, IndexDelta.id << [row["id"] for row in waiting])
             self._write_state(state)
             self._delta = None
-            return sum(1 for _ in touched)
+            return len(touched)
 
     def _write_bucket(self, number: int, bucket: Bucket) -> None:
         payload = {"terms": {t: crypto.b64(p.to_bytes()) for t, p in sorted(bucket.items())}}
@@ -716,19 +531,23 @@ class Index:
         total = sum(
             conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] for table in RULES
         )
+        done = 0
+
+        def counted(table: str) -> Iterable[dict[str, Any]]:
+            nonlocal done
+            for row in rows(records, table):
+                done += 1
+                if progress is not None and done % 2000 == 0:
+                    progress(done, total)
+                yield row
+
         with records.transaction(), self._lock:
             state = State(os.urandom(16))
             buckets: dict[int, Bucket] = {}
             lists: dict[str, Postings] = {}
-            done = 0
-            for table, rule in RULES.items():
-                names = ["id", "payload", *rule.columns]
-                cols = ", ".join(f'"{c}"' for c in names)
-                for values in conn.execute(f'SELECT {cols} FROM "{table}" ORDER BY id'):
-                    done += 1
-                    if progress is not None and done % 2000 == 0:
-                        progress(done, total)
-                    doc = document_of(records, table, dict(zip(names, values, strict=True)))
+            for table in RULES:
+                for row in counted(table):
+                    doc = document_of(records, table, row)
                     if doc is None:
                         continue
                     one = Added.of(doc)
@@ -760,13 +579,3 @@ class Index:
         if progress is not None:
             progress(total, total)
         return sum(n for n, _ in state.counts.values())
-
-    def records_hold(self, needle: str) -> bool:
-        """Whether any index record, opened, contains ``needle`` (the tests' way to prove a
-        deleted word is gone)."""
-        for model in (IndexBucket, IndexDelta, IndexState):
-            for row in integrity.rows(self._records.conn, model):
-                data = self._open(model, row)
-                if needle in json.dumps(data, ensure_ascii=False):
-                    return True
-        return False

@@ -16,7 +16,7 @@ from typing import Any
 import peewee as pw
 
 from companion.errors import DiskFull, RecordDamaged
-from companion.vault import integrity, postings
+from companion.vault import documents, integrity, postings
 from companion.vault.crypto import Sealer
 from companion.vault.models import Record
 
@@ -128,10 +128,10 @@ class Records:
             raise RecordDamaged(table, old[pk])
         stored = integrity.stored(model, changes)
         row = {**old, **stored}
-        rule = postings.RULES.get(table)
+        rule = documents.RULES.get(table)
         if rule is not None and (payload is not None or any(c in stored for c in rule.columns)):
-            before = None if fresh else postings.document_of(self, table, old)
-            self._index_batch.changed(before, postings.document_of(self, table, row, payload))
+            before = None if fresh else documents.document_of(self, table, old)
+            self._index_batch.changed(before, documents.document_of(self, table, row, payload))
         if payload is not None:
             row["payload"] = self.sealer.seal(table, row[pk], payload)
         row["row_version"] = int(old.get("row_version") or 0) + 1
@@ -219,19 +219,14 @@ class Records:
     def _index_deleted(self, model: type[Record], where: Any, ids: list[Any]) -> None:
         """The documents of rows about to be deleted leave the index with them."""
         table = model.kind()
-        rule = postings.RULES.get(table)
+        rule = documents.RULES.get(table)
         if rule is None or not ids:
             return
         if where is None:
             self._index_batch.clear(rule.kinds)
             return
-        names = ["id", "payload", *rule.columns]
-        fields = [model._meta.columns[n] for n in names]
-        for part in _chunks(ids):
-            key: Any = model._meta.primary_key
-            for values in tuples(model.select(*fields).where(key << part)):
-                row = dict(zip(names, values, strict=True))
-                self._index_batch.changed(postings.document_of(self, table, row), None)
+        for doc in documents.table_documents(self, table, ids):
+            self._index_batch.changed(doc, None)
 
     def manifest_reset(self, table: str) -> None:
         """After deleting every row of ``table``: its manifest entry is exactly empty (also

@@ -197,8 +197,5 @@ class DataScreen(CompanionScreen[None]):
     def stash(self) -> None:
         """Lock or quit is coming: keep unsaved text as an encrypted draft."""
 
-    def index_ready(self) -> None:
-        """The search index has been built."""
-
     def memory_changed(self) -> None:
         """What Companion has learned changed (an extraction ran, or is running)."""

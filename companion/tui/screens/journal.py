@@ -90,9 +90,7 @@ class JournalScreen(DataScreen):
         self.shown = 0
         if query:
             index = self.companion.index
-            if index is None:
-                entries.add_option(Option("Search is getting ready…", disabled=True))
-                self.companion.build_index()  # exclusive: joins one already running
+            if index is None:  # locked
                 return
             hits = index.search(query, limit=SEARCH_LIMIT, kind="journal")
             self.listed = query
@@ -132,11 +130,6 @@ class JournalScreen(DataScreen):
         self.query_one("#tags", Static).update(
             literal("  ".join(f"#{tag} {count}" for tag, count in tags))
         )
-
-    def index_ready(self) -> None:
-        self.show_tags()
-        if self.query_one("#search", Input).value.strip():
-            self.load_list()
 
     @on(Input.Changed, "#search")
     def search_changed(self) -> None:
