@@ -87,11 +87,12 @@ def main() -> None:
             vault.index.merge()
         print(f"Memory section on the ten-year vault with {args.facts:,} facts added")
         for run in range(args.runs):
-            times = sorted(one_run(paths, args.messages))
+            measured = one_run(paths, args.messages)
+            times = sorted(measured)
             p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
             print(
                 f"  run {run + 1}: build p50 {statistics.median(times):.1f} ms, "
-                f"p95 {p95:.1f} ms, first (cold) {times and max(times):.1f} ms max  "
+                f"p95 {p95:.1f} ms, first message (buckets read cold) {measured[0]:.1f} ms  "
                 "target p95 <= 20 ms"
             )
 

@@ -126,3 +126,22 @@ def test_a_newer_schema_is_refused_untouched(created) -> None:
     with pytest.raises(VaultDamaged) as info:
         Vault.unlock(paths, PASSPHRASE)
     assert "newer than this Companion" in str(info.value)
+
+
+def test_a_backup_from_before_the_search_index_still_checks_out(created, tmp_path) -> None:
+    """A schema 5 backup has none of the tables later schemas added; verify (and so restore)
+    checks what it has instead of calling it damaged."""
+    import shutil
+
+    from benchmarks.vault_bench import downgrade_to_schema_5
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        journal.add(vault, "An entry from the old days")
+    old = tmp_path / "old-backup.db"
+    shutil.copy(paths.db, old)
+    downgrade_to_schema_5(old, PASSPHRASE)
+    report = verify_backup(old, paths, PASSPHRASE)
+    assert report.clean, (report.damaged, report.findings)
+    assert report.counts["journal_entry"] == 1
+    assert "index_bucket" not in report.counts

@@ -118,3 +118,12 @@ def test_what_did_we_talk_about_on_wednesday_gives_that_days_session(history) ->
     text = context.build(history, "what did we talk about on Wednesday?").text
     assert "[2026-11-25] you said in chat: Talked through the job interview nerves" in text
     assert context.NOTHING_FOUND not in text
+
+
+def test_a_long_check_in_streak_is_told_in_full_before_today_s_check_in(vault) -> None:
+    today = clock.today()
+    with vault.transaction():
+        for back in range(1, 76):  # 75 days in a row, up to yesterday
+            checkins.record(vault, today - timedelta(days=back), mood=6)
+    text = context.build(vault, "evening", CLAUDE_BUDGET).text
+    assert "Check-in streak: 75 days" in text

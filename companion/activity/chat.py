@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -195,19 +195,6 @@ def completed_between(start: str, end: str) -> int:
         )
         .count()
     )
-
-
-def search_documents(vault: Vault) -> Iterator[tuple[int, int, str, str]]:
-    """(id, session id, stored stamp, content) of every message, off the record included
-    (the user may search all their words), read without building views; a damaged one reads
-    as empty."""
-    fields = (ChatMessage.id, ChatMessage.session, ChatMessage.created_at, ChatMessage.payload)
-    for rid, session_id, stamp, sealed in tuples(ChatMessage.select(*fields)):
-        try:
-            content = str(vault.unseal(ChatMessage, rid, sealed).get("content", ""))
-        except RecordDamaged:
-            content = ""
-        yield rid, session_id, stamp, content
 
 
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:

@@ -171,21 +171,6 @@ def dates(since: date | None = None) -> list[date]:
     return [date.fromisoformat(d) for (d,) in tuples(query)]
 
 
-def notes(vault: Vault, first: date | None = None) -> Iterator[tuple[int, date, str]]:
-    """(id, day, note) of every check-in with a note, from ``first`` on; a damaged check-in
-    is skipped so the rest still read."""
-    rows = CheckIn.select(CheckIn.id, CheckIn.date, CheckIn.payload).order_by(CheckIn.date)
-    if first is not None:
-        rows = rows.where(CheckIn.date >= first.isoformat())
-    for rid, day, sealed in tuples(rows):
-        try:
-            note = vault.unseal(CheckIn, rid, sealed).get("note")
-        except RecordDamaged:
-            continue
-        if note:
-            yield rid, date.fromisoformat(day), str(note)
-
-
 def relapse_days(vault: Vault, after: date) -> Iterator[date]:
     """Days after ``after`` whose check-in logs a relapse (not sober, or an urge that ended in
     one), newest first: a caller that wants the latest stops at the first."""

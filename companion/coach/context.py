@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from companion import clock
-from companion.activity import chat, checkins, profile, progress
+from companion.activity import checkins, profile, progress
 from companion.coach import recall
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
 from companion.memory import followups, sobriety, store
@@ -127,7 +127,7 @@ def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]
     lines = []
     window = 60  # the recent days say it, unless the streak is longer than them
     streak = progress.streak(checkins.dates(since=today - timedelta(days=window)), today)
-    if streak > window:
+    if streak >= window:  # as long as the window can hold: maybe longer
         streak = progress.streak(checkins.dates(), today)
     if streak:
         lines.append(f"Check-in streak: {streak} days")
@@ -169,7 +169,7 @@ def build(
 ) -> Context:
     today = clock.today()
     prof = profile.load(vault)
-    sober = sobriety.current(vault, today)
+    sober = sobriety.current(vault, today, prof)
     current = current_facts(vault)
     cues = [f for f in current if f.category == "cue"]
     facts = [f for f in current if f.category != "cue"]
@@ -182,7 +182,9 @@ def build(
         + [f"{f.text} (pinned)" for f in pinned[: CAPS["pinned"]]]
     )
     found = (
-        recall.relevant(vault, message, today, current_session, facts) if message.strip() else None
+        recall.relevant(vault, message, today, current_session, facts, prof)
+        if message.strip()
+        else None
     )
     relevant = [m.line() for m in found.memories] if found else []
     if found is not None and found.asked and not found.memories:
@@ -192,9 +194,7 @@ def build(
         (f for f in facts if not f.pinned and f.id not in shown),
         key=lambda f: (f.category != "preferences", -f.created_at.timestamp()),
     )
-    summaries = store.session_summaries(vault, limit=3)
-    off = chat.off_record_ids(vault)
-    summaries = [s for s in summaries if s.session_id not in off]
+    summaries = store.session_summaries(vault, limit=3)  # on the record only
     tiers = [
         (KEEP, reserved, 1.0),
         (RELEVANT, relevant, RECALL_SHARE if found and found.recall else RELEVANT_SHARE),

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import zip_longest
+from typing import Any
 
 from companion import clock
 from companion.activity import chat, profile
@@ -106,12 +107,14 @@ def relevant(
     today: date,
     current_session: int | None = None,
     facts: list[store.FactView] | None = None,
+    prof: dict[str, Any] | None = None,
     limit: int = 8,
 ) -> Found:
     """What this message is about, best first (within a date span when it names one)."""
     when = dates.parse(message, today)
     live = {f.id: f for f in (facts if facts is not None else store.live_facts(vault))}
-    people = entities.known(vault, profile.load(vault), [f.text for f in live.values()])
+    prof = profile.load(vault) if prof is None else prof
+    people = entities.known(vault, prof, [f.text for f in live.values()])
     weights = weights_for(message, when, people)
     found = Found(asked=bool(weights) or when is not None, recall=is_recall_question(message))
     found.when = when

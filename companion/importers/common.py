@@ -31,7 +31,6 @@ class Report:
     skipped: int = 0
     unreadable: list[str] = field(default_factory=list)  # "entry 12: no date"
     attachments_skipped: int = 0
-    added_ids: list[int] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = [f"added {self.added} entries, skipped {self.skipped} already here"]
@@ -66,10 +65,9 @@ def save(
     def flush() -> None:
         with vault.transaction():
             for item in batch:
-                entry = journal.add(
+                journal.add(
                     vault, item.text, item.title, item.tags, item.when, item.starred, imported=True
                 )
-                report.added_ids.append(entry.id)
         report.added += len(batch)
         batch.clear()
         if progress:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from companion.activity import checkins, profile
 from companion.memory import pending, urges
@@ -64,8 +65,9 @@ def latest_relapse(vault: Vault, after: date) -> date | None:
     return found
 
 
-def current(vault: Vault, today: date) -> Sobriety:
-    prof = profile.load(vault)
+def current(vault: Vault, today: date, prof: dict[str, Any] | None = None) -> Sobriety:
+    """``prof``: the profile, when the caller has it open already."""
+    prof = profile.load(vault) if prof is None else prof
     proposed = next(
         (str(c.value) for c in pending.waiting(vault) if c.field == "recovery_start_date"), None
     )

@@ -229,13 +229,16 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
         for version in history(vault, fact_id):
             if version.text:
                 texts.append(version.text)
-            mark = forgotten_mark(vault, version.text) if version.text else None
-            payload = {"text": "", "forgotten": mark, "evidence": version.evidence}
-            if mark is None:  # already erased: keep its mark
-                payload.pop("forgotten")
-            vault.update(
-                Fact, version.id, payload if mark else None, deleted=True, updated_at=clock.stamp()
+            payload = (  # a version erased before keeps its payload and its mark
+                {
+                    "text": "",
+                    "forgotten": forgotten_mark(vault, version.text),
+                    "evidence": version.evidence,
+                }
+                if version.text
+                else None
             )
+            vault.update(Fact, version.id, payload, deleted=True, updated_at=clock.stamp())
         _scrub_runs(vault, texts)
         # A name learned only from this fact leaves the people known, too.
         remaining = [f.text for f in live_facts(vault)]

@@ -45,15 +45,6 @@ class When:
             return False
         return not (self.last is not None and day > self.last)
 
-    def describe(self) -> str:
-        if self.weekday is not None:
-            return f"{WEEKDAYS[self.weekday].capitalize()}s"
-        if self.first == self.last and self.first is not None:
-            return f"{self.first:%A} {self.first.isoformat()}"
-        return f"{self.first.isoformat() if self.first else '...'} to " + (
-            self.last.isoformat() if self.last else "..."
-        )
-
 
 def _number(word: str) -> int:
     return int(word) if word.isdigit() else NUMBERS[word]

@@ -15,10 +15,10 @@ from companion.vault import backup, checks, integrity, keys, migrations, session
 from companion.vault.crypto import Sealer
 from companion.vault.files import check_file, check_header_mac, read_header
 from companion.vault.lock import VaultLock
-from companion.vault.models import SEALED_TABLES
+from companion.vault.models import IndexBucket, IndexDelta, IndexState
 from companion.vault.store import Vault
 
-INDEX_TABLES = {"index_bucket", "index_delta", "index_state"}
+INDEX_TABLES = {m.kind() for m in (IndexBucket, IndexDelta, IndexState)}
 
 
 @dataclass
@@ -59,8 +59,8 @@ def verify_connection(
             else:
                 report.damaged.append((finding.table, finding.record))
         return report
-    # A backup from before rows had MACs: its payloads are all it has.
-    for model in SEALED_TABLES:
+    # A backup from before rows had MACs: its payloads are all it has (and only its tables).
+    for model in checks.present_tables(conn):
         table, pk = model.kind(), model.key_column()
         count = 0
         for rid, sealed in conn.execute(f'SELECT "{pk}", payload FROM "{table}"'):

@@ -84,7 +84,7 @@ class TodayScreen(DataScreen):
             literal(f"{today:%A, %d %B %Y}" + (f" · Hello, {name}" if name else ""))
         )
         self.query_one("#checkin-status", Static).update(checkin_line(checkins.get(vault, today)))
-        state = sobriety.current(vault, today)
+        state = sobriety.current(vault, today, prof)
         days = state.days
         if days is None:
             sober = "Set your recovery start date in Profile (F8) to count your days."
