@@ -155,6 +155,19 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
     questions.append(Question("paraphrase", "Has my insomnia come up lately?",
                               ["Lay awake until four"], []))  # fmt: skip
 
+    session_on(
+        today - timedelta(days=20),
+        ["Mr. Pruitt says the rent goes up 150 in January, no idea how I'll cover it"],
+    )
+    questions.append(Question("single-session", "What did the landlord say about the rent?",
+                              ["Pruitt"], []))  # fmt: skip
+    store.add_fact(vault, "Takes sertraline 50 mg every morning", "health")
+    questions.append(Question("single-session", "What medication am I on?", ["sertraline"], []))
+    journal.add(vault, "Got my 60 day chip tonight at the Tuesday meeting, Dan hugged me after",
+                when=at(today - timedelta(days=65)))  # fmt: skip
+    questions.append(Question("temporal", "When did I get my 60 day chip?", ["Dan hugged me"],
+                              []))  # fmt: skip
+
     questions.append(Question("abstention", "What did I tell you about my trip to Lisbon?",
                               [], [], abstain=True))  # fmt: skip
     questions.append(Question("abstention", "Did I ever mention a cousin called Bartholomew?",
@@ -169,8 +182,9 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
 CUES = ["relapse on", "Call Dan about the Saturday meeting"]
 
 # The same gold asked another way. The questions above were used while tuning recall (the
-# development set); these were written afterwards and never tuned on (the held-out set).
-HELD_OUT = [
+# development set); these were written afterwards and held out until 2026-11-24, when they
+# joined the tuning (the second tuning set).
+TUNED = [
     Question("single-session", "Remind me what the dentist said", ["Dr. Okafor"], []),
     Question("temporal", "Anything from last Wednesday I should remember?", ["Dr. Okafor"], []),
     Question("multi-session", "Did Luis ever sell the Honda?", ["blue Honda", "found a buyer"], []),
@@ -183,6 +197,54 @@ HELD_OUT = [
     Question("paraphrase", "Have I been sleeping badly?", ["Lay awake until four"], []),
     Question("abstention", "What did I say about my guitar lessons?", [], [], abstain=True),
     Question("abstention", "Tell me again about the wedding in Portugal?", [], [], abstain=True),
+]  # fmt: skip
+
+# Written on 2026-11-24 before the ranking changes of that day, in the voice of a user asking;
+# held out for the first round of changes, looked at after it (the third tuning set).
+TUNED_LATER = [
+    Question("single-session", "what was my dentist's name again", ["Dr. Okafor"], []),
+    Question("temporal", "what did we go over on wednesday night?", ["Dr. Okafor"], []),
+    Question("multi-session", "how's the car sale going for my brother",
+             ["blue Honda", "found a buyer"], []),
+    Question("temporal", "anything about rosa from last month?", ["first time swimming"], []),
+    Question("knowledge update", "where do I work now?", ["Northside print shop"],
+             ["Kroger", "Walton"]),
+    Question("alias", "do I still owe maya?", ["400 dollars"], []),
+    Question("multi-hop", "did my sponsor's wife have her operation yet?", ["knee surgery"], []),
+    Question("paraphrase", "have I had trouble sleeping this week", ["Lay awake until four"], []),
+    Question("single-session", "is my landlord raising the rent?", ["Pruitt"], []),
+    Question("single-session", "remind me which meds I take", ["sertraline"], []),
+    Question("temporal", "what happened at my meeting back in september?", ["Dan hugged me"],
+             []),
+    Question("multi-session", "what's new with luis lately?", ["found a buyer"], []),
+    Question("abstention", "what did I tell you about my boat?", [], [], abstain=True),
+    Question("abstention", "did I ever talk about learning piano?", [], [], abstain=True),
+    Question("abstention", "how did my trip to japan go?", [], [], abstain=True),
+]  # fmt: skip
+
+# Written on 2026-11-24 after the last change to ranking, and run once: the test set, whose
+# figures are the ones reported.
+TEST = [
+    Question("single-session", "who's the dentist doing my molar?", ["Dr. Okafor"], []),
+    Question("temporal", "what did I tell you yesterday?", ["Dr. Okafor"], []),
+    Question("multi-session", "did my brother manage to sell his car?",
+             ["blue Honda", "found a buyer"], []),
+    Question("temporal", "did I see my mom at all last month?", ["first time swimming"], []),
+    Question("knowledge update", "what's my job at the moment?", ["Northside print shop"],
+             ["Kroger", "Walton"]),
+    Question("knowledge update", "do I still work at Kroger?", ["Northside print shop"],
+             ["Walton"]),
+    Question("alias", "how much money did my sister lend me?", ["400 dollars"], []),
+    Question("multi-hop", "any news about my sponsor's wife?", ["knee surgery"], []),
+    Question("single-session", "what's the name of my landlord?", ["Pruitt"], []),
+    Question("single-session", "am I taking any antidepressants?", ["sertraline"], []),
+    Question("temporal", "when did I pick up my 60 day chip?", ["Dan hugged me"], []),
+    Question("paraphrase", "have my nights been rough lately?", ["Lay awake until four"], []),
+    Question("abstention", "what did I say about my grandmother's house?", [], [],
+             abstain=True),
+    Question("abstention", "did I ever tell you about the tattoo I wanted?", [], [],
+             abstain=True),
+    Question("abstention", "what happened with the insurance claim?", [], [], abstain=True),
 ]  # fmt: skip
 
 
@@ -199,7 +261,11 @@ def run(fact_count: int, seed: int) -> None:
             context.build(vault, "hello")  # a warm-up: the first build reads the index from disk
             print(f"Memory benchmark: {fact_count} facts, seed {seed}, history written in "
                   f"{built_s:.1f} s, {len(questions)} questions")  # fmt: skip
-            for name, asked in (("development set", questions), ("held-out set", HELD_OUT)):
+            sets = (
+                ("tuning set", questions + TUNED + TUNED_LATER),
+                ("test set (never tuned on)", TEST),
+            )
+            for name, asked in sets:
                 for budget in (CLAUDE_BUDGET, LOCAL_BUDGET):
                     report(vault, asked, budget, name)
         finally:

@@ -25,6 +25,8 @@ TUESDAY = date(2026, 11, 24)
         ("this morning I woke up calm", "2026-11-24", "2026-11-24"),
         ("at the start of the month", "2026-11-01", "2026-11-10"),
         ("on 2026-03-02", "2026-03-02", "2026-03-02"),
+        ("what did we go over on wednesday night?", "2026-11-18", "2026-11-18"),
+        ("what happened back in september", "2026-09-01", "2026-09-30"),
     ],
 )
 def test_a_date_in_a_question_is_a_span(said: str, first: str, last: str) -> None:
@@ -36,6 +38,8 @@ def test_a_date_in_a_question_is_a_span(said: str, first: str, last: str) -> Non
 def test_a_plural_day_recurs_and_january_looks_back_a_year() -> None:
     mondays = parse("I always struggle on Mondays", TUESDAY)
     assert mondays is not None and mondays.weekday == 0 and mondays.first is None
+    nights = parse("friday nights are the worst", TUESDAY)
+    assert nights is not None and nights.weekday == 4 and nights.first is None
     december = parse("what did I write last month", date(2026, 1, 15))
     assert december is not None and (str(december.first), str(december.last)) == (
         "2025-12-01",

@@ -114,10 +114,24 @@ def test_a_deleted_or_superseded_fact_never_appears(history) -> None:
     assert "print shop" in context.build(history, "where do I work?").text
 
 
+def test_the_old_words_of_a_replaced_fact_find_the_fact_now_in_force(history) -> None:
+    text = context.build(history, "am I still on nights at the warehouse?").text
+    assert "Works days at the print shop" in text
+    assert "warehouse" not in text and context.NOTHING_FOUND not in text
+
+
+@pytest.mark.parametrize("budget", [LOCAL_BUDGET, CLAUDE_BUDGET])
+def test_a_question_in_other_words_finds_what_was_written(history, budget) -> None:
+    journal.add(history, "Couldn't switch my head off, lay awake till 4", when=NOW)
+    assert "Maya lent Jo money" in context.build(history, "do I still owe Maya?", budget).text
+    assert "lay awake till 4" in context.build(history, "any insomnia lately?", budget).text
+
+
 def test_what_did_we_talk_about_on_wednesday_gives_that_days_session(history) -> None:
-    text = context.build(history, "what did we talk about on Wednesday?").text
-    assert "[2026-11-25] you said in chat: Talked through the job interview nerves" in text
-    assert context.NOTHING_FOUND not in text
+    for asked in ["what did we talk about on Wednesday?", "what did we go over wednesday night?"]:
+        text = context.build(history, asked).text
+        assert "[2026-11-25] you said in chat: Talked through the job interview nerves" in text
+        assert context.NOTHING_FOUND not in text
 
 
 def test_a_long_check_in_streak_is_told_in_full_before_today_s_check_in(vault) -> None:

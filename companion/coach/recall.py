@@ -18,7 +18,7 @@ from typing import Any
 from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store
-from companion.retrieval import dates
+from companion.retrieval import dates, lexicon
 from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
 from companion.vault.documents import Ref
@@ -30,12 +30,13 @@ RECALL = re.compile(
     r"have i (ever )?(said|mentioned|written|told))\b",
     re.IGNORECASE,
 )
-# Words of asking about the past, not about a topic.
+# Words of asking about the past or how things stand, not about a topic.
 ASKING = frozenset(
     words.stem(w)
     for w in "remember recall talk talked talking discuss discussed chat chatted say said "
     "saying write wrote written mention mentioned tell told ever last time thing things "
-    "anything something know think".split()
+    "anything something know think remind happen happened happening going go new lately "
+    "recently still everyone everything doing up okay ok".split()
 )
 KIND_LABELS = {
     "daily": "daily memory",
@@ -50,6 +51,7 @@ WEAK = 0.3
 """Below this share of a question's weight, the best match is taken as no match: "did I
 mention a cousin called Bartholomew?" that only matches "called" was never answered."""
 RELATED_WEIGHT = 0.5
+
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
 
 
@@ -80,25 +82,34 @@ def is_recall_question(text: str) -> bool:
 
 def weights_for(
     message: str, when: dates.When | None, people: list[entities.Entity]
-) -> dict[str, float]:
+) -> tuple[dict[str, float], list[dict[str, float]]]:
     """The terms to rank by: the message's own (the words that said the date left out), the
-    people its relation words or names point at, and a few words that mean the same."""
+    people its relation words or names point at, and words that mean the same. Also, for each
+    of the message's words, the terms that say it and the credit each earns (its concept):
+    "landlord" is half said by "rent", "my sister" wholly by "Maya"."""
     said = message
     for phrase in when.phrases if when else ():
         said = re.sub(re.escape(phrase), " ", said, flags=re.IGNORECASE)
     weights: dict[str, float] = {}
-    for term in words.query_terms(said):
-        if term in ASKING:
+    concepts: dict[str, dict[str, float]] = {}
+    for word in words.words(said):
+        term = words.stem(word)
+        if term in ASKING or word in words.STOP or (len(word) < 2 and not word.isdigit()):
             continue
         weights[term] = 1.0
-        for other in words.related(term):
+        concept = concepts.setdefault(term, {term: 1.0})
+        for other in lexicon.related(term):
             weights.setdefault(other, RELATED_WEIGHT)
+            concept.setdefault(other, RELATED_WEIGHT)
+        for name in entities.related_words(people, {word}):
+            for name_term in words.terms(name):
+                concept[name_term] = 1.0
     if when is not None and when.weekday is not None:  # "on Mondays": a day written about
         weights.setdefault(words.stem(dates.WEEKDAYS[when.weekday]), RELATED_WEIGHT)
     for name in entities.related_words(people, set(words.words(message))):
         for term in words.terms(name):
             weights[term] = max(weights.get(term, 0.0), NAME_WEIGHT)
-    return weights
+    return weights, list(concepts.values())
 
 
 def relevant(
@@ -113,9 +124,12 @@ def relevant(
     """What this message is about, best first (within a date span when it names one)."""
     when = dates.parse(message, today)
     live = {f.id: f for f in (facts if facts is not None else store.live_facts(vault))}
+    # A replaced fact's words still find the fact that replaced it ("still on nights at the
+    # warehouse?" finds "works days at the print shop"), never the old words.
+    now_is = {old: new for old, new in store.replacements(vault).items() if new in live}
     prof = profile.load(vault) if prof is None else prof
     people = entities.known(vault, prof, [f.text for f in live.values()])
-    weights = weights_for(message, when, people)
+    weights, concepts = weights_for(message, when, people)
     found = Found(asked=bool(weights) or when is not None, recall=is_recall_question(message))
     found.when = when
     if not found.asked:
@@ -130,7 +144,7 @@ def relevant(
         if doc.kind == "reply":
             return False
         if doc.kind == "fact":
-            return doc.ref in live
+            return doc.ref in live or doc.ref in now_is
         if doc.kind == "summary":
             return doc.ref in fresh
         return doc.kind != "chat" or doc.ref not in unsaid
@@ -146,31 +160,47 @@ def relevant(
     dated = (
         [] if when is None else index.in_span(history, HISTORY_KINDS, limit, when.first, when.last)
     )
+    ranked: list[Doc] = []
     if not weights:  # "what did we talk about on Wednesday?": that day, newest first
         ranked = dated
     else:
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(weights, allowed, limit, today, kinds=("fact",))
+        facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts)
         keep_history = (
             history if when is None or dated else lambda d: d.kind != "fact" and allowed(d)
         )
-        history_ranked = index.relevant(weights, keep_history, limit, today, HISTORY_KINDS)
-        best = max(facts_ranked[:1] + history_ranked[:1], key=lambda s: s.coverage, default=None)
-        ranked = []
+        history_ranked = index.relevant(
+            weights, keep_history, limit, today, HISTORY_KINDS, concepts
+        )
+        best = max(facts_ranked + history_ranked, key=lambda s: s.coverage, default=None)
         asking = found.recall or "?" in message
         if best is not None and (best.coverage >= WEAK or not asking):
-            ranked = _mixed(
-                [s.doc for s in facts_ranked],
-                [s.doc for s in history_ranked],
-                history_first=found.recall or when is not None,
-            )
-    for doc in ranked[:limit]:
-        text = live[doc.ref].text if doc.kind == "fact" else " ".join(doc.text.split())[:240]
-        found.memories.append(
-            Memory(doc.day, KIND_LABELS[doc.kind], text, doc.ref if doc.kind == "fact" else None)
-        )
+            # The user's own words first, then words that only mean the same; what happened
+            # then before what is known when they asked about a time.
+            for said in (True, False):
+                fact_docs = [s.doc for s in facts_ranked if s.direct == said]
+                history_docs = [s.doc for s in history_ranked if s.direct == said]
+                if when is not None and dated:
+                    ranked += _mixed([], history_docs, True) + _mixed(fact_docs, [], False)
+                else:
+                    ranked += _mixed(fact_docs, history_docs, found.recall or when is not None)
+        elif dated and not history_ranked:  # that day, though none of its words matched
+            ranked = dated
+    told: set[int] = set()
+    for doc in ranked:
+        if len(found.memories) >= limit:
+            break
+        if doc.kind == "fact":
+            fact = live[now_is.get(doc.ref, doc.ref)]
+            if fact.id not in told:
+                told.add(fact.id)
+                day = fact.created_at.astimezone().date()
+                found.memories.append(Memory(day, "fact", fact.text, fact.id))
+        else:
+            text = " ".join(doc.text.split())[:240]
+            found.memories.append(Memory(doc.day, KIND_LABELS[doc.kind], text))
     return found
 
 

@@ -177,6 +177,26 @@ def history(vault: Vault, fact_id: int) -> list[FactView]:
     return versions
 
 
+def replacements(vault: Vault) -> dict[int, int]:
+    """Each replaced version's newest successor (live or not), from the plaintext links alone:
+    nothing is opened."""
+    successor: dict[int, int] = {}
+    rows = Fact.select(Fact.id, Fact.supersedes).where(
+        (Fact.deleted == 0) & Fact.supersedes.is_null(False)
+    )
+    for row in rows:
+        if row.supersedes_id is not None:
+            successor[row.supersedes_id] = row.id
+    out: dict[int, int] = {}
+    for old in successor:
+        newest, seen = successor[old], {old}
+        while newest in successor and newest not in seen:  # a loop only in a damaged file
+            seen.add(newest)
+            newest = successor[newest]
+        out[old] = newest
+    return out
+
+
 def close_fact(vault: Vault, fact_id: int) -> None:
     """No longer in force (an update, a contradiction, the size cap): kept in history."""
     vault.update(Fact, fact_id, valid_until=clock.stamp())

@@ -159,16 +159,20 @@ def parse(text: str, today: date) -> When | None:
         span = _explicit(match, today)
         if span:
             return When(span[0], span[1], phrases=(match.group(0),))
-    match = re.search(rf"\b(in |during |last |this )?({'|'.join(MONTHS)})\b", lowered)
+    months = "|".join(MONTHS)  # "back in October" says it too
+    match = re.search(rf"\b(?:(?:way )?back )?(in |during |last |this )?({months})\b", lowered)
     if match and not (match[2] == "may" and match[1] in (None, "this ")):  # mostly a verb
         month = MONTHS.index(match[2]) + 1
         year = today.year if month <= today.month else today.year - 1
         first, last = _month_of(year, month)
         return When(first, min(last, today), phrases=(match.group(0),))
-    match = re.search(rf"\b(on |last |this |every )?({'|'.join(WEEKDAYS)})(s)?\b", lowered)
+    match = re.search(
+        rf"\b(on |last |this |every |back on )?({'|'.join(WEEKDAYS)})(s)?{DAYPART}(s)?\b",
+        lowered,
+    )
     if match:
         index = WEEKDAYS.index(match[2])
-        if match[3] or match[1] == "every ":
+        if match[3] or match[4] or match[1] == "every ":
             return When(weekday=index, phrases=(match.group(0),))
         back = (today.weekday() - index) % 7 or 7
         day = today - timedelta(days=back)

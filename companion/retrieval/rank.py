@@ -38,6 +38,7 @@ class Scored:
     doc: Doc
     score: float
     coverage: float = 1.0  # the share of the question's weight this document holds
+    direct: bool = True  # it holds one of the question's own words (or a name it points at)
 
 
 def _day(number: int) -> date:
@@ -74,6 +75,8 @@ class Index:
         keep: Callable[[Ref], bool] | None,
         matched: dict[int, float] | None = None,
         within: set[int] | None = None,
+        direct: set[int] | None = None,
+        held: dict[int, list[str]] | None = None,
         codes: set[int] | None = None,
     ) -> tuple[dict[int, float], dict[int, int]]:
         """BM25 of every document holding at least one term (terms weighted) that ``keep``
@@ -91,7 +94,7 @@ class Index:
             if not df:
                 continue
             idf = self._idf(df, n) * weight * (K1 + 1)
-            plain_idf = idf / (K1 + 1)
+            plain_idf = idf / (K1 + 1)  # weighted: a word that only means the same counts less
             for found in lists:
                 rows: Iterable[tuple[int, int, int, int]]
                 if found.ordered and keep is not None:  # each kind's newest rows, at most
@@ -125,6 +128,10 @@ class Index:
                     days[key] = day
                     if matched is not None:
                         matched[key] = matched.get(key, 0.0) + plain_idf
+                    if direct is not None and weight >= 1.0:
+                        direct.add(key)
+                    if held is not None:
+                        held.setdefault(key, []).append(term)
         return scores, days
 
     def weight_of(self, weights: dict[str, float]) -> float:
@@ -232,21 +239,40 @@ class Index:
         limit: int = 10,
         today: date | None = None,
         kinds: Collection[str] | None = None,
+        concepts: list[dict[str, float]] | None = None,
     ) -> list[Scored]:
         """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
         by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
-        share of the question's weight (``weights`` at exactly 1.0: the user's own words) it
-        holds."""
+        share of the question's weight it holds. With ``concepts`` (one per word of the
+        question: the terms that say it, each with the credit it earns) a word is held by any
+        of its terms, weighed by the word's own rarity; without, by the terms at 1.0."""
         matched: dict[int, float] = {}
+        direct: set[int] = set()
+        held: dict[int, list[str]] | None = {} if concepts else None
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        scores, days = self._scores(weights, keep, matched, codes=codes)
+        scores, days = self._scores(weights, keep, matched, codes=codes, direct=direct, held=held)
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
             for key in scores:
                 age = max(0, now - days[key])
                 scores[key] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
         whole = self.weight_of({t: w for t, w in weights.items() if w == 1.0}) or 1.0
-        ranked = sorted(scores.items(), key=lambda item: (-item[1], -days[item[0]], -item[0]))
+        if concepts and held is not None:
+            n = self.store.totals()[0]
+            rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
+            whole = sum(rarity) or 1.0
+            for key, terms in held.items():
+                there = set(terms)
+                matched[key] = sum(
+                    r * max((credit for t, credit in c.items() if t in there), default=0.0)
+                    for r, c in zip(rarity, concepts)  # noqa: B905
+                )
+        # A document with only words that mean the same comes after every one with the
+        # question's own words: "rent" said finds "rent" written before "apartment".
+        ranked = sorted(
+            scores.items(),
+            key=lambda item: (item[0] not in direct, -item[1], -days[item[0]], -item[0]),
+        )
         out: list[Scored] = []
         for start in range(0, len(ranked), limit * 2 or 1):
             part = ranked[start : start + limit * 2]
@@ -254,7 +280,8 @@ class Index:
             for key, score in part:
                 doc = opened.get(key)
                 if doc is not None:
-                    out.append(Scored(doc, score, min(1.0, matched[key] / whole)))
+                    coverage = min(1.0, matched[key] / whole)
+                    out.append(Scored(doc, score, coverage, key in direct))
             if len(out) >= limit or not part:
                 break
         return out[:limit]

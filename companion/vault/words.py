@@ -23,37 +23,6 @@ STOP = frozenset(
     """.split()
 )
 
-# A word said one way and written another: the query side also looks for these stems.
-RELATED = {
-    "insomnia": ("sleep", "awak"),
-    "sleepless": ("sleep",),
-    "awak": ("sleep",),
-    "booz": ("drink", "alcohol"),
-    "alcohol": ("drink",),
-    "drunk": ("drink",),
-    "beer": ("drink",),
-    "wine": ("drink",),
-    "crave": ("urg",),
-    "urg": ("crave",),
-    "slip": ("relaps",),
-    "relaps": ("slip", "use"),
-    "anxious": ("anxieti", "panic"),
-    "anxieti": ("anxious", "panic"),
-    "sad": ("depress", "low"),
-    "depress": ("sad", "low"),
-    "angri": ("anger", "mad", "fight"),
-    "argu": ("fight",),
-    "fight": ("argu", "argument"),
-    "job": ("work",),
-    "work": ("job",),
-    "mom": ("mother", "mum"),
-    "mother": ("mom", "mum"),
-    "mum": ("mom", "mother"),
-    "dad": ("father",),
-    "father": ("dad",),
-    "meet": ("meeting",),
-}
-
 _stemmer = snowballstemmer.stemmer("english")
 _STEMMING = threading.Lock()
 _STEMS: dict[str, str] = {}
@@ -90,10 +59,6 @@ def terms(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """The terms of a question, each once, in order."""
     return list(dict.fromkeys(terms(text)))
-
-
-def related(term: str) -> tuple[str, ...]:
-    return RELATED.get(term, ())
 
 
 def tags(text: str) -> list[str]:
