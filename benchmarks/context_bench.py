@@ -21,9 +21,11 @@ from pathlib import Path
 from benchmarks.tenyear import PASSPHRASE, build
 from companion.activity import chat
 from companion.coach import context
+from companion.config import Config
 from companion.llm.tokens import CLAUDE_BUDGET
 from companion.memory import store
 from companion.paths import VaultPaths
+from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault
 
 PEOPLE = ["Maya", "Dan", "Sam", "Priya", "Tom", "Lena", "Jo"]
@@ -55,9 +57,11 @@ def add_facts(vault: Vault, count: int, rng: random.Random) -> None:
             )
 
 
-def one_run(paths: VaultPaths, messages: int) -> list[float]:
+def one_run(paths: VaultPaths, messages: int, warm: bool) -> list[float]:
     times = []
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        if warm:  # as the app does in a thread once Today shows
+            Unlocked(vault, Config()).warm()
         session = chat.start(vault)
         for n in range(messages):
             text = MESSAGES[n % len(MESSAGES)]
@@ -86,15 +90,18 @@ def main() -> None:
             add_facts(vault, args.facts, random.Random(1))
             vault.index.merge()
         print(f"Memory section on the ten-year vault with {args.facts:,} facts added")
-        for run in range(args.runs):
-            measured = one_run(paths, args.messages)
-            times = sorted(measured)
-            p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
-            print(
-                f"  run {run + 1}: build p50 {statistics.median(times):.1f} ms, "
-                f"p95 {p95:.1f} ms, first message (buckets read cold) {measured[0]:.1f} ms  "
-                "target p95 <= 20 ms"
-            )
+        for warm in (True, False):
+            said = "index warmed after unlock, as the app does" if warm else "buckets read cold"
+            print(f" {said}")
+            for run in range(args.runs):
+                measured = one_run(paths, args.messages, warm)
+                times = sorted(measured)
+                p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+                print(
+                    f"  run {run + 1}: build p50 {statistics.median(times):.1f} ms, "
+                    f"p95 {p95:.1f} ms, first message {measured[0]:.1f} ms"
+                    + ("  target p95 <= 20 ms" if warm else "")
+                )
 
 
 if __name__ == "__main__":

@@ -116,6 +116,36 @@ def test_today_counts_from_a_logged_slip_the_user_has_not_reset(created) -> None
     drive(paths, scenario)
 
 
+def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
+    """Sixty matching entries: the list shows the best 25 and a line for more; moving onto
+    it brings the next 25; the newest words typed win over an older search."""
+    paths, _ = created
+    with reopen(paths) as vault, vault.transaction():
+        for n in range(60):
+            journal.add(vault, f"Called my sponsor about the weekend, day {n}")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        search = app.screen.query_one("#search")
+        search.value = "weekend"
+        search.value = "sponsor"
+        await settle(pilot)
+        entries = app.screen.query_one("#entries")
+        assert app.screen.listed == "sponsor"
+        assert entries.option_count == 26
+        assert entries.get_option_at_index(25).id == "more"
+        entries.focus()
+        entries.highlighted = 25
+        await settle(pilot)
+        assert entries.option_count == 51
+        ids = [entries.get_option_at_index(i).id for i in range(50)]
+        assert len(set(ids)) == 50  # the next page, none twice
+
+    drive(paths, scenario)
+
+
 def test_write_edit_search_and_delete_entries(created) -> None:
     paths, _ = created
 

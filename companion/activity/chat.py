@@ -6,12 +6,13 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import peewee as pw
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault, integrity, tuples
 from companion.vault.models import ChatMessage, ChatSession
 
 ROLES = ("user", "assistant")
@@ -157,6 +158,9 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
     vault.update(ChatSession, session_id, off_record=off_record)
 
 
+_CHECKED: weakref.WeakKeyDictionary[Vault, dict[int, tuple[tuple[Any, ...], bool]]] = (
+    weakref.WeakKeyDictionary()
+)
 _OFF_RECORD: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], frozenset[int]]] = (
     weakref.WeakKeyDictionary()
 )
@@ -177,11 +181,19 @@ def off_record_ids(vault: Vault) -> frozenset[int]:
     cached = _OFF_RECORD.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]
-    found = frozenset(
-        row.id for row in ChatSession.select() if row.off_record or not vault.authentic(row)
-    )
-    _OFF_RECORD[vault] = (mark, found)
-    return found
+    # A row's MAC is checked again only when one of its columns changed (a session begun or
+    # ended changes the table, and there may be thousands of them).
+    checked = _CHECKED.setdefault(vault, {})
+    found = set()
+    for row in integrity.rows(vault.conn, ChatSession):
+        seen = tuple(row.values())
+        verdict = checked.get(row["id"])
+        if verdict is None or verdict[0] != seen:
+            verdict = checked[row["id"]] = (seen, vault.authentic_row(ChatSession, row))
+        if row["off_record"] or not verdict[1]:
+            found.add(row["id"])
+    _OFF_RECORD[vault] = (mark, frozenset(found))
+    return frozenset(found)
 
 
 def completed_between(start: str, end: str) -> int:

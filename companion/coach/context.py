@@ -204,6 +204,12 @@ def build(
     return fit(tiers, budget)
 
 
+def warm(vault: Vault) -> None:
+    """Fill the caches a section reads (facts in force, the people, off-the-record sessions,
+    the lexicon), so the first message after unlock is as quick as the rest."""
+    build(vault, "how are things")
+
+
 def fit(tiers: list[tuple[str, list[str], float]], budget: int) -> Context:
     """Add each tier's lines while the text stays within its share and within ``budget``;
     a line that does not fit is skipped and the next one tried."""

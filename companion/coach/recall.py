@@ -51,6 +51,7 @@ WEAK = 0.3
 """Below this share of a question's weight, the best match is taken as no match: "did I
 mention a cousin called Bartholomew?" that only matches "called" was never answered."""
 RELATED_WEIGHT = 0.5
+EXPAND_UP_TO = 12
 
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
 
@@ -92,13 +93,19 @@ def weights_for(
         said = re.sub(re.escape(phrase), " ", said, flags=re.IGNORECASE)
     weights: dict[str, float] = {}
     concepts: dict[str, dict[str, float]] = {}
-    for word in words.words(said):
+    said_words = [
+        w
+        for w in words.words(said)
+        if w not in words.STOP and words.stem(w) not in ASKING and (len(w) > 1 or w.isdigit())
+    ]
+    # A short question needs the other ways of saying its words; a long message says
+    # enough on its own (and each word more is another list to read).
+    expand = len(set(said_words)) <= EXPAND_UP_TO
+    for word in said_words:
         term = words.stem(word)
-        if term in ASKING or word in words.STOP or (len(word) < 2 and not word.isdigit()):
-            continue
         weights[term] = 1.0
         concept = concepts.setdefault(term, {term: 1.0})
-        for other in lexicon.related(term):
+        for other in lexicon.related(term) if expand else ():
             weights.setdefault(other, RELATED_WEIGHT)
             concept.setdefault(other, RELATED_WEIGHT)
         for name in entities.related_words(people, {word}):

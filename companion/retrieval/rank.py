@@ -10,6 +10,7 @@ but the postings is held in memory.
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import itertools
 import math
@@ -20,7 +21,7 @@ from datetime import date
 
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
-from companion.vault.postings import EPOCH
+from companion.vault.postings import EPOCH, Postings
 
 K1 = 1.2
 B = 0.75
@@ -48,6 +49,17 @@ def _day(number: int) -> date:
 def _ref(key: int, day: int) -> Ref:
     kind, ref = documents.kind_of(key)
     return Ref(kind, ref, _day(day))
+
+
+def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
+    """The rows of ``found`` (ordered) whose keys are ``wanted``."""
+    keys, out = found.keys, []
+    size = len(keys)
+    for key in wanted:
+        at = bisect.bisect_left(keys, key)
+        if at < size and keys[at] == key:
+            out.append((key, found.days[at], found.counts[at], found.lengths[at]))
+    return out
 
 
 class Index:
@@ -97,11 +109,15 @@ class Index:
             plain_idf = idf / (K1 + 1)  # weighted: a word that only means the same counts less
             for found in lists:
                 rows: Iterable[tuple[int, int, int, int]]
-                if found.ordered and keep is not None:  # each kind's newest rows, at most
-                    runs = []  # SCAN_LIMIT: past it a term is too common to tell much
+                if within is not None and found.ordered and len(within) * 16 < len(found):
+                    rows = _rows_of(found, within)  # a few candidates: looked up, not scanned
+                elif found.ordered and (keep is not None or codes is not None):
+                    runs = []  # the kinds asked for; for the coach, each kind's newest rows,
                     for code in codes if codes is not None else range(1, len(KINDS) + 1):
-                        start, end = found.run_of(code)
-                        runs.append((max(start, end - SCAN_LIMIT), end))
+                        start, end = found.run_of(code)  # at most SCAN_LIMIT: past it a
+                        if keep is not None:  # term is too common to tell much
+                            start = max(start, end - SCAN_LIMIT)
+                        runs.append((start, end))
                     rows = itertools.chain.from_iterable(
                         zip(  # noqa: B905
                             found.keys[a:b], found.days[a:b], found.counts[a:b],
@@ -140,10 +156,17 @@ class Index:
         n = self.store.totals()[0]
         return sum(self._idf(self._df(t), n) * w for t, w in weights.items())
 
-    def _holding(self, term: str) -> set[int]:
+    def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
         for found in self.store.postings(term):
-            out.update(found.keys)
+            if codes is None:
+                out.update(found.keys)
+            elif found.ordered:  # each kind is one run of keys
+                for code in codes:
+                    start, end = found.run_of(code)
+                    out.update(found.keys[start:end])
+            else:
+                out.update(k for k in found.keys if (k >> SHIFT) in codes)
         return out
 
     def open(self, keys: Iterable[int]) -> dict[int, Doc]:
@@ -185,9 +208,7 @@ class Index:
         for options in sorted(alternatives, key=lambda o: sum(self._df(t) for t in o)):
             holding: set[int] = set()
             for term in options:
-                holding |= self._holding(term)
-            if codes is not None:
-                holding = {k for k in holding if (k >> SHIFT) in codes}
+                holding |= self._holding(term, codes)
             candidates = holding if candidates is None else candidates & holding
             if not candidates:
                 return []
@@ -196,7 +217,7 @@ class Index:
         if len(alternatives) == 1:  # every posting of these terms is a candidate
             scores, days = self._scores(weights, None, codes=codes)
         else:
-            scores, days = self._scores(weights, None, within=candidates)
+            scores, days = self._scores(weights, None, within=candidates, codes=codes)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
@@ -257,16 +278,22 @@ class Index:
                 age = max(0, now - days[key])
                 scores[key] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
         whole = self.weight_of({t: w for t, w in weights.items() if w == 1.0}) or 1.0
-        if concepts and held is not None:
+        rarity: list[float] = []
+        if concepts:
             n = self.store.totals()[0]
             rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
             whole = sum(rarity) or 1.0
-            for key, terms in held.items():
-                there = set(terms)
-                matched[key] = sum(
-                    r * max((credit for t, credit in c.items() if t in there), default=0.0)
-                    for r, c in zip(rarity, concepts)  # noqa: B905
-                )
+
+        def coverage_of(key: int) -> float:  # asked only of the documents returned
+            if not concepts or held is None:
+                return min(1.0, matched[key] / whole)
+            there = set(held.get(key, ()))
+            got = sum(
+                r * max((credit for t, credit in c.items() if t in there), default=0.0)
+                for r, c in zip(rarity, concepts)  # noqa: B905
+            )
+            return min(1.0, got / whole)
+
         # A document with only words that mean the same comes after every one with the
         # question's own words: "rent" said finds "rent" written before "apartment".
         ranked = sorted(
@@ -280,8 +307,7 @@ class Index:
             for key, score in part:
                 doc = opened.get(key)
                 if doc is not None:
-                    coverage = min(1.0, matched[key] / whole)
-                    out.append(Scored(doc, score, coverage, key in direct))
+                    out.append(Scored(doc, score, coverage_of(key), key in direct))
             if len(out) >= limit or not part:
                 break
         return out[:limit]

@@ -177,6 +177,7 @@ class CompanionApp(App[None]):
         gc.freeze()
         self.warmed.set()
         self.preload_sdk()
+        self.warm_index()
         self.maybe_extract()
 
     # -- daily memory -------------------------------------------------------------------
@@ -232,6 +233,13 @@ class CompanionApp(App[None]):
         from companion.llm import claude
 
         claude.preload()
+
+    @work(thread=True, group="preload")
+    def warm_index(self) -> None:
+        """The index's largest buckets and the coach's caches, read now so the first
+        search or message after unlock does not wait for them."""
+        if self.unlocked is not None:
+            self.unlocked.warm()
 
     @work(thread=True, exclusive=True, group="backup")
     def after_unlock(self) -> None:

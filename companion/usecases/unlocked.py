@@ -38,6 +38,15 @@ class Unlocked:
 
         return configured(self.vault, purpose)
 
+    def warm(self) -> None:
+        """What the first search or message would otherwise wait for, read ahead (the app
+        does it in a thread once Today shows): the index's large buckets, then everything
+        the coach's memory section caches until it changes."""
+        from companion.coach import context  # the coach is not on every command's path
+
+        self.vault.index.warm()
+        context.warm(self.vault)
+
     def close(self, settle: bool = False) -> None:
         """Lock: with ``settle`` (the app, a moment nobody is typing) what waits in the
         index's deltas is merged first; then the vault closes (its key is dropped)."""

@@ -268,6 +268,10 @@ class Records:
         model = type(instance)
         return self.keys.check_row(model.kind(), integrity.row_of(instance), model.key_column())
 
+    def authentic_row(self, model: type[Record], row: dict[str, Any]) -> bool:
+        """Whether a raw row (column -> stored value) carries the MAC of what Companion wrote."""
+        return self.keys.check_row(model.kind(), row, model.key_column())
+
     def open(self, instance: Record) -> dict[str, Any]:
         """A row read whole: its payload, once every column is checked against its MAC."""
         if not self.authentic(instance):

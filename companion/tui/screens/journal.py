@@ -4,15 +4,16 @@ counts, and an editor. Unsaved text is kept as an encrypted draft, never dropped
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.timer import Timer
 from textual.widgets import Input, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from companion import clock
 from companion.activity import drafts, journal
@@ -24,8 +25,12 @@ from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.picklist import PickList
 from companion.usecases import journaling
 
+if TYPE_CHECKING:
+    from companion.retrieval.search import Hit
+
 PAGE = 50
 SEARCH_LIMIT = 100  # the best matches: more words narrow it further
+SEARCH_PAGE = 25  # drawn at a time: a screenful and a little more
 MORE = "more"
 
 
@@ -85,25 +90,50 @@ class JournalScreen(DataScreen):
 
     def load_list(self) -> None:
         query = self.query_one("#search", Input).value.strip()
-        entries = self.query_one("#entries", OptionList)
-        entries.clear_options()
-        self.shown = 0
-        if query:
-            index = self.companion.index
-            if index is None:  # locked
-                return
-            hits = index.search(query, limit=SEARCH_LIMIT, kind="journal")
-            self.listed = query
-            entries.add_options(
-                [
-                    Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, 60)}"), id=str(hit.id))
-                    for hit in hits
-                ]
-                or [Option("No matching entries.", disabled=True)]
-            )
+        if query:  # the list changes when the results are in; typing never waits
+            self.search(query, SEARCH_PAGE)
             return
+        self.workers.cancel_group(self, "journal-search")
+        self.query_one("#entries", OptionList).clear_options()
+        self.shown = 0
         self.listed = ""
         self.add_page()
+
+    @work(thread=True, exclusive=True, group="journal-search")
+    def search(self, query: str, limit: int) -> None:
+        index = self.companion.index
+        if index is None:  # locked
+            return
+        hits = index.search(query, limit=limit + 1, kind="journal")
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show_hits, query, hits, limit)
+
+    def show_hits(self, query: str, hits: list[Hit], limit: int) -> None:
+        """Results of ``query``, unless the search box has moved on; a page at a time, so
+        only what can be seen is drawn."""
+        if not self.is_attached or self.query_one("#search", Input).value.strip() != query:
+            return
+        entries = self.query_one("#entries", OptionList)
+        more_of_the_same = self.listed == query and self.shown < len(hits)
+        if more_of_the_same and entries.option_count:
+            if entries.get_option_at_index(-1).id == MORE:
+                entries.remove_option(MORE)
+            hits_new = hits[self.shown : limit]
+        else:
+            entries.clear_options()
+            self.shown = 0
+            hits_new = hits[:limit]
+        options = [
+            Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, 60)}"), id=str(hit.id))
+            for hit in hits_new
+        ]
+        if len(hits) > limit and limit < SEARCH_LIMIT:
+            options.append(Option("… more matches", id=MORE))
+        if not hits:
+            options = [Option("No matching entries.", disabled=True)]
+        entries.add_options(options)
+        self.shown += len(hits_new)
+        self.listed = query
 
     def add_page(self) -> None:
         entries = self.query_one("#entries", OptionList)
@@ -141,7 +171,10 @@ class JournalScreen(DataScreen):
     @on(OptionList.OptionHighlighted, "#entries")
     def near_end(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id == MORE:
-            self.add_page()
+            if self.listed:
+                self.search(self.listed, self.shown + SEARCH_PAGE)
+            else:
+                self.add_page()
 
     @on(OptionList.OptionSelected, "#entries")
     def open_entry(self, event: OptionList.OptionSelected) -> None:
