@@ -136,6 +136,12 @@ def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
         assert app.screen.listed == "sponsor"
         assert entries.option_count == 26
         assert entries.get_option_at_index(25).id == "more"
+        # Saving an entry while the search shows: the list is drawn again from the top.
+        app.screen.query_one("#editor").insert("Sponsor, again")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert entries.option_count == 26 and entries.get_option_at_index(25).id == "more"
+        assert entries.get_option_at_index(0).id == str(app.screen.entry_id)  # the best match
         entries.focus()
         entries.highlighted = 25
         await settle(pilot)

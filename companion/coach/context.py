@@ -207,7 +207,9 @@ def build(
 def warm(vault: Vault) -> None:
     """Fill the caches a section reads (facts in force, the people, off-the-record sessions,
     the lexicon), so the first message after unlock is as quick as the rest."""
-    build(vault, "how are things")
+    build(vault)
+    facts = [f for f in current_facts(vault) if f.category != "cue"]  # as build() asks
+    recall.warm(vault, profile.load(vault), facts)
 
 
 def fit(tiers: list[tuple[str, list[str], float]], budget: int) -> Context:

@@ -211,6 +211,14 @@ def relevant(
     return found
 
 
+def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> None:
+    """Read what recall caches until it changes (the people, the off-the-record sessions,
+    the lexicon), so the first message after unlock does not wait for it."""
+    entities.known(vault, prof, [f.text for f in facts])
+    chat.off_record_ids(vault)
+    lexicon.table()
+
+
 def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:
     """Facts and history (entries, chats, notes, memories) in turn, each in its own order;
     the same words once."""

@@ -12,7 +12,7 @@ one would be glad to be shown the other.
 
 from __future__ import annotations
 
-import threading
+import functools
 
 from companion.vault import words
 
@@ -98,11 +98,10 @@ BROADER = {
     "legal": "court judge lawyer probation",
 }
 
-_LOCK = threading.Lock()
-_RELATED: dict[str, tuple[str, ...]] = {}
 
-
-def _build() -> dict[str, tuple[str, ...]]:
+@functools.cache
+def table() -> dict[str, tuple[str, ...]]:
+    """Each stem and the other stems it also looks for (stemmed once, on first use)."""
     out: dict[str, dict[str, None]] = {}
     for line in ALIKE:
         stems = list(dict.fromkeys(words.stem(w) for w in line.split()))
@@ -118,8 +117,4 @@ def _build() -> dict[str, tuple[str, ...]]:
 
 def related(term: str) -> tuple[str, ...]:
     """The other stems a question's ``term`` (a stem) also looks for."""
-    if not _RELATED:
-        with _LOCK:
-            if not _RELATED:
-                _RELATED.update(_build())
-    return _RELATED.get(term, ())
+    return table().get(term, ())

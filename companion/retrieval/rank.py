@@ -85,15 +85,13 @@ class Index:
         self,
         weights: dict[str, float],
         keep: Callable[[Ref], bool] | None,
-        matched: dict[int, float] | None = None,
         within: set[int] | None = None,
-        direct: set[int] | None = None,
         held: dict[int, list[str]] | None = None,
         codes: set[int] | None = None,
     ) -> tuple[dict[int, float], dict[int, int]]:
         """BM25 of every document holding at least one term (terms weighted) that ``keep``
-        accepts (None: all) and ``within`` holds, and each one's day. ``matched`` collects the
-        IDF weight of the terms each holds. The hot loop of every question."""
+        accepts (None: all) and ``within`` holds, and each one's day. ``held`` collects the
+        terms each holds. The hot loop of every question."""
         n, total = self.store.totals()
         average = total / n if n and total else 1.0  # documents of function words only: 0
         fixed, per_length = K1 * (1 - B), K1 * B / average
@@ -106,7 +104,6 @@ class Index:
             if not df:
                 continue
             idf = self._idf(df, n) * weight * (K1 + 1)
-            plain_idf = idf / (K1 + 1)  # weighted: a word that only means the same counts less
             for found in lists:
                 rows: Iterable[tuple[int, int, int, int]]
                 if within is not None and found.ordered and len(within) * 16 < len(found):
@@ -142,19 +139,9 @@ class Index:
                         count + fixed + per_length * length
                     )
                     days[key] = day
-                    if matched is not None:
-                        matched[key] = matched.get(key, 0.0) + plain_idf
-                    if direct is not None and weight >= 1.0:
-                        direct.add(key)
                     if held is not None:
                         held.setdefault(key, []).append(term)
         return scores, days
-
-    def weight_of(self, weights: dict[str, float]) -> float:
-        """The IDF weight of all ``weights``' terms together (a word no document holds counts
-        as the rarest): how much a perfect match would hold."""
-        n = self.store.totals()[0]
-        return sum(self._idf(self._df(t), n) * w for t, w in weights.items())
 
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
@@ -264,41 +251,40 @@ class Index:
     ) -> list[Scored]:
         """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
         by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
-        share of the question's weight it holds. With ``concepts`` (one per word of the
-        question: the terms that say it, each with the credit it earns) a word is held by any
-        of its terms, weighed by the word's own rarity; without, by the terms at 1.0."""
-        matched: dict[int, float] = {}
-        direct: set[int] = set()
-        held: dict[int, list[str]] | None = {} if concepts else None
+        share of the question's weight it holds. ``concepts`` has one entry per word of the
+        question: the terms that say it, the word's own first, each with the credit it earns
+        (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
+        the word's own rarity (a word no document holds counts as the rarest)."""
+        held: dict[int, list[str]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        scores, days = self._scores(weights, keep, matched, codes=codes, direct=direct, held=held)
+        scores, days = self._scores(weights, keep, held=held, codes=codes)
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
             for key in scores:
                 age = max(0, now - days[key])
                 scores[key] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
-        whole = self.weight_of({t: w for t, w in weights.items() if w == 1.0}) or 1.0
-        rarity: list[float] = []
-        if concepts:
-            n = self.store.totals()[0]
-            rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
-            whole = sum(rarity) or 1.0
+        if concepts is None:
+            concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
+        n = self.store.totals()[0]
+        rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
+        whole = sum(rarity) or 1.0
 
         def coverage_of(key: int) -> float:  # asked only of the documents returned
-            if not concepts or held is None:
-                return min(1.0, matched[key] / whole)
-            there = set(held.get(key, ()))
+            there = set(held[key])
             got = sum(
                 r * max((credit for t, credit in c.items() if t in there), default=0.0)
                 for r, c in zip(rarity, concepts)  # noqa: B905
             )
             return min(1.0, got / whole)
 
+        def direct(key: int) -> bool:  # holds one of the question's own words, or a name
+            return any(weights[t] >= 1.0 for t in held[key])
+
         # A document with only words that mean the same comes after every one with the
         # question's own words: "rent" said finds "rent" written before "apartment".
         ranked = sorted(
             scores.items(),
-            key=lambda item: (item[0] not in direct, -item[1], -days[item[0]], -item[0]),
+            key=lambda item: (not direct(item[0]), -item[1], -days[item[0]], -item[0]),
         )
         out: list[Scored] = []
         for start in range(0, len(ranked), limit * 2 or 1):
@@ -307,7 +293,7 @@ class Index:
             for key, score in part:
                 doc = opened.get(key)
                 if doc is not None:
-                    out.append(Scored(doc, score, coverage_of(key), key in direct))
+                    out.append(Scored(doc, score, coverage_of(key), direct(key)))
             if len(out) >= limit or not part:
                 break
         return out[:limit]

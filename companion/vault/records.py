@@ -265,8 +265,7 @@ class Records:
 
     def authentic(self, instance: Record) -> bool:
         """Whether a row read whole still carries the MAC of what Companion wrote."""
-        model = type(instance)
-        return self.keys.check_row(model.kind(), integrity.row_of(instance), model.key_column())
+        return self.authentic_row(type(instance), integrity.row_of(instance))
 
     def authentic_row(self, model: type[Record], row: dict[str, Any]) -> bool:
         """Whether a raw row (column -> stored value) carries the MAC of what Companion wrote."""

@@ -100,23 +100,22 @@ class JournalScreen(DataScreen):
         self.add_page()
 
     @work(thread=True, exclusive=True, group="journal-search")
-    def search(self, query: str, limit: int) -> None:
+    def search(self, query: str, limit: int, more: bool = False) -> None:
         index = self.companion.index
         if index is None:  # locked
             return
         hits = index.search(query, limit=limit + 1, kind="journal")
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.show_hits, query, hits, limit)
+            self.app.call_from_thread(self.show_hits, query, hits, limit, more)
 
-    def show_hits(self, query: str, hits: list[Hit], limit: int) -> None:
+    def show_hits(self, query: str, hits: list[Hit], limit: int, more: bool) -> None:
         """Results of ``query``, unless the search box has moved on; a page at a time, so
-        only what can be seen is drawn."""
+        only what can be seen is drawn. With ``more``, the page after those shown."""
         if not self.is_attached or self.query_one("#search", Input).value.strip() != query:
             return
         entries = self.query_one("#entries", OptionList)
-        more_of_the_same = self.listed == query and self.shown < len(hits)
-        if more_of_the_same and entries.option_count:
-            if entries.get_option_at_index(-1).id == MORE:
+        if more and self.listed == query:
+            if entries.option_count and entries.get_option_at_index(-1).id == MORE:
                 entries.remove_option(MORE)
             hits_new = hits[self.shown : limit]
         else:
@@ -172,7 +171,7 @@ class JournalScreen(DataScreen):
     def near_end(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id == MORE:
             if self.listed:
-                self.search(self.listed, self.shown + SEARCH_PAGE)
+                self.search(self.listed, self.shown + SEARCH_PAGE, more=True)
             else:
                 self.add_page()
 
