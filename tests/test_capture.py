@@ -1,9 +1,10 @@
 """Offline preference capture on a labelled set written for Companion. Prints precision and
-recall. A sentence counts as captured when it yields at least one fact."""
+recall. A sentence counts as captured when it yields at least one fact, or a sobriety date for
+the user to confirm (those never become facts)."""
 
 from __future__ import annotations
 
-from companion.coach.capture import detect_preferences
+from companion.coach.capture import Capture, Proposal, detect, detect_preferences
 
 DURABLE = [
     "I prefer short answers.",
@@ -30,6 +31,13 @@ DURABLE = [
     "My dog is called Biscuit.",
     "I enjoy cooking on Sundays.",
     "My favourite meeting is the Saturday morning one.",
+    "my clean date is 2024-03-03",
+    "I got sober on 3 March 2024.",
+    "My dog's Biscuit.",
+    "My sister's name is Ana.",
+    "I love it when you check in on me after meetings.",
+    "I'd rather you didn't call me an addict.",  # missed: no rule for "I'd rather"
+    "Texts work better for me than calls.",  # missed
 ]
 
 NOT_DURABLE = [
@@ -53,12 +61,19 @@ NOT_DURABLE = [
     "I had a craving at four and called Dana.",
     "The meeting was hard today.",
     "I'm tired.",
+    "My sobriety date is coming up soon.",
+    "My sponsor's sobriety date is in June.",
+    "I've been sober since Christmas.",
+    "Call me crazy but I miss the bar.",
+    "My sponsor's number is 555 0142.",
+    "Never mind.",
+    "Always the same story with him.",
 ]
 
 
 def test_capture_precision_and_recall() -> None:
-    hits = [bool(detect_preferences(s)) for s in DURABLE]
-    false = [bool(detect_preferences(s)) for s in NOT_DURABLE]
+    hits = [bool(detect(s)) for s in DURABLE]
+    false = [bool(detect(s)) for s in NOT_DURABLE]
     true_pos, false_pos = sum(hits), sum(false)
     recall = true_pos / len(DURABLE)
     precision = true_pos / (true_pos + false_pos)
@@ -78,4 +93,20 @@ def test_captured_wording() -> None:
         "Their sponsor is Dana",
         "Prefers short answers",
     ]
-    assert detect_preferences("Remind me to call my sister on Sunday.")[0].category == "reminders"
+    assert detect_preferences("Remind me to call my sister on Sunday.") == [
+        Capture("Asked to be reminded to call their sister on Sunday", "reminders")
+    ]
+    assert [
+        c.text for c in detect_preferences("My therapist is Dr. Okafor. My kids are Leo and Mia.")
+    ] == [
+        "Their therapist is Dr. Okafor",
+        "Their kids are Leo and Mia",
+    ]
+
+
+def test_a_sobriety_date_is_proposed_never_a_fact() -> None:
+    found = detect("My sponsor is Dana. My sobriety date is 2025-11-02.")
+    assert found == [
+        Capture("Their sponsor is Dana", "relationships"),
+        Proposal("recovery_start_date", "2025-11-02"),
+    ]

@@ -13,7 +13,7 @@ from companion.activity import chat, checkins, journal, profile
 from companion.coach import context, service
 from companion.llm import Gateway, ProviderConfig, ledger
 from companion.llm.tokens import CLAUDE_BUDGET, LOCAL_BUDGET, estimate
-from companion.memory import store
+from companion.memory import forgetting, store
 from companion.vault import settings
 from companion.vault.models import Fact, SessionSummary
 from tests.fake_llm import hang, status, text, truncate
@@ -68,7 +68,7 @@ def test_a_fact_added_appears_and_a_deleted_fact_disappears(vault, fake_llm) -> 
     fact = store.add_fact(vault, "Has a dog called Biscuit", "relationships")
     run(service.respond(vault, session, "morning"))
     assert "Biscuit" in fake_llm.requests[-1]["body"]["system"]
-    store.forget_fact(vault, fact)
+    forgetting.forget_fact(vault, fact)
     run(service.respond(vault, session, "and now?"))
     assert "Biscuit" not in fake_llm.requests[-1]["body"]["system"]
 

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from companion.memory import entities, store
+from companion.memory import entities, forgetting, store
 from companion.retrieval.dates import parse
 
 TUESDAY = date(2026, 11, 24)
@@ -71,5 +71,5 @@ def test_people_are_found_by_relation_and_leave_with_a_forgotten_fact(vault) -> 
     known = entities.known(vault, {}, ["Maya is my sister"])
     assert [(e.name, e.relation) for e in known] == [("Maya", "sister")]
     assert entities.related_words(known, {"sister"}) == {"maya"}
-    store.forget_fact(vault, fact)
+    forgetting.forget_fact(vault, fact)
     assert entities.load(vault) == []  # the name is not kept once its only fact is forgotten

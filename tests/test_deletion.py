@@ -163,8 +163,15 @@ def test_a_damaged_vault_keeps_its_backups(created: tuple[VaultPaths, str], pass
 def test_a_forgotten_fact_leaves_the_vault_and_is_not_learned_again(
     created: tuple[VaultPaths, str],
 ) -> None:
+    """Forgotten: out of every readable record at once, sealed in its tombstone for the week
+    the user may undo it, then gone from the file, the WAL and every page; a fingerprint of
+    its meaning keeps it from being learned again."""
+    from datetime import timedelta
+
+    from companion import clock
     from companion.activity import chat
-    from companion.memory import store
+    from companion.memory import forgetting, store
+    from companion.usecases.unlocked import Unlocked
 
     paths = created[0]
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
@@ -176,11 +183,22 @@ def test_a_forgotten_fact_leaves_the_vault_and_is_not_learned_again(
         newer = store.edit_fact(vault, first, SECRET + ", not even Dan")
         run = store.start_run(vault)
         store.finish_run(vault, run, "done", {"changes": [f"+ {SECRET}", "+ Likes tea"]})
-        store.forget_fact(vault, newer)
+        forgetting.forget_fact(vault, newer)
         latest = store.latest_run(vault)
         assert latest is not None and latest[1]["changes"] == ["+ Likes tea"]
-        assert (store.forgotten_mark(vault, SECRET), f"chat_message:{said.id}") in store.forgotten(
-            vault
+        assert store.live_facts(vault) == [] and store.all_facts(vault) == []
+        assert forgetting.is_forgotten(vault, SECRET) and forgetting.is_forgotten(
+            vault, SECRET.upper() + "."
         )
+        assert [f.text for f in forgetting.undoable(vault)] == [SECRET + ", not even Dan"]
         key, vault_id = vault._data_key, vault.header.vault_id
+    later = clock.now() + timedelta(days=forgetting.UNDO_DAYS, minutes=1)
+    clock.set_clock(lambda: later)
+    try:
+        with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+            Unlocked.open(vault)  # the unlock empties week-old tombstones
+            assert forgetting.undoable(vault) == []
+            assert forgetting.is_forgotten(vault, SECRET + ", not even Dan")
+    finally:
+        clock.set_clock(None)
     assert readable_copies(paths.root, [key], vault_id) == []

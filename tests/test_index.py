@@ -13,7 +13,7 @@ import pytest
 
 from companion import clock
 from companion.activity import chat, checkins, journal
-from companion.memory import store
+from companion.memory import forgetting, store
 from companion.paths import VaultPaths
 from companion.retrieval.search import SearchIndex
 from companion.vault import Vault, integrity, words
@@ -104,7 +104,7 @@ def test_forgetting_a_fact_and_a_fresh_start_take_their_words_out(vault: Vault) 
     fact = store.add_fact(vault, "Keeps a hidden flask in the glovebox", category="risk")
     store.add_fact(vault, "Loves marmalade on toast", category="preference")
     assert held_in_index(vault, words.stem("glovebox"))
-    store.forget_fact(vault, fact)
+    forgetting.forget_fact(vault, fact)
     assert not held_in_index(vault, words.stem("glovebox"))
     assert held_in_index(vault, words.stem("marmalade"))
     fresh_start.fresh_start(vault)

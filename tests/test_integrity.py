@@ -14,7 +14,7 @@ import pytest
 from companion.activity import chat, journal
 from companion.errors import VaultDamaged
 from companion.llm import configured
-from companion.memory import extraction, store
+from companion.memory import extraction, forgetting, store
 from companion.paths import VaultPaths
 from companion.vault import Vault
 from tests.conftest import PASSPHRASE, child_env, run_cli
@@ -82,7 +82,7 @@ def test_an_undeleted_fact_is_damage_and_stays_out_of_the_context(
     with opened(paths) as vault:
         kept = store.add_fact(vault, "Likes long walks", "preference", "semantic", "learned", [])
         gone = store.add_fact(vault, "Works at the brewery", "work", "semantic", "learned", [])
-        store.forget_fact(vault, gone)
+        forgetting.forget_fact(vault, gone)
     edit(db, f"UPDATE fact SET deleted = 0 WHERE id = {gone}")
 
     code, out = verify_cli(paths, passfile)

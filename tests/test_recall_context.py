@@ -13,7 +13,7 @@ from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.coach import context
 from companion.llm.tokens import CLAUDE_BUDGET, LOCAL_BUDGET
-from companion.memory import followups, store
+from companion.memory import followups, forgetting, store
 
 NOW = datetime(2026, 11, 26, 19, 30).astimezone()  # a Thursday evening
 PLACES = ["the gym", "the library", "work", "the park", "church", "the diner", "the bus stop"]
@@ -55,7 +55,7 @@ def history(vault):  # type: ignore[no-untyped-def]
     old = store.add_fact(vault, "Works nights at the warehouse", "work")
     store.edit_fact(vault, old, "Works days at the print shop")
     gone = store.add_fact(vault, "Owes money to a dealer called Rick", "misc")
-    store.forget_fact(vault, gone)
+    forgetting.forget_fact(vault, gone)
     checkins.record(
         vault, today - timedelta(days=1), mood=3, sober=False, note="used after the fight"
     )

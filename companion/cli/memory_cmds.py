@@ -34,7 +34,7 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("id", type=int)
     p.add_argument("text")
     p.set_defaults(handler=cmd_edit)
-    p = sub.add_parser("forget", help="delete a fact; it is not learned again from the same words")
+    p = sub.add_parser("forget", help="delete a fact; it is not learned again (undo within 7 days)")
     p.add_argument("id", type=int)
     p.add_argument(
         "--purge-backups",
@@ -42,7 +42,14 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         help="also rewrite the backups now, so no older copy holds the fact",
     )
     p.set_defaults(handler=cmd_forget)
-    p = sub.add_parser("pending", help="changes waiting for you to confirm (a sobriety date...)")
+    p = sub.add_parser("forgotten", help="facts deleted in the last 7 days, which undo brings back")
+    p.set_defaults(handler=cmd_forgotten)
+    p = sub.add_parser("undo", help="bring back a fact deleted in the last 7 days")
+    p.add_argument("id", type=int)
+    p.set_defaults(handler=cmd_undo)
+    p = sub.add_parser(
+        "pending", help="changes waiting for you to confirm (a sobriety date, a fact you wrote...)"
+    )
     p.set_defaults(handler=cmd_pending)
     p = sub.add_parser("accept", help="make a waiting change true (N from memory pending)")
     p.add_argument("number", type=int, metavar="N")
@@ -162,13 +169,38 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    from companion.memory import store
+    from companion.memory import forgetting
 
     with open_vault(args) as unlocked:
         vault = unlocked.vault
-        store.forget_fact(vault, args.id)
-        print(f"forgot fact {args.id}")
+        forgetting.forget_fact(vault, args.id)
+        print(
+            f"forgot fact {args.id}; `companion memory undo {args.id}` brings it back within "
+            f"{forgetting.UNDO_DAYS} days, after which its words are gone for good"
+        )
         offer_backup_rewrite(vault, args, "the forgotten fact")
+    return 0
+
+
+def cmd_forgotten(args: argparse.Namespace) -> int:
+    from companion.memory import forgetting
+
+    with open_vault(args) as unlocked:
+        gone = forgetting.undoable(unlocked.vault)
+    if not gone:
+        print("No fact was deleted in the last 7 days.")
+        return 0
+    for item in gone:
+        out(f"{item.id:>5}  {item.text}  (undo until {item.undo_until:%Y-%m-%d %H:%M})")
+    return 0
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    from companion.memory import forgetting
+
+    with open_vault(args) as unlocked:
+        forgetting.undo(unlocked.vault, args.id)
+    print(f"fact {args.id} is back")
     return 0
 
 

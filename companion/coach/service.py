@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from companion import clock
-from companion.activity import chat
+from companion.activity import chat, profile
 from companion.coach import capture, prompt, safety
 from companion.errors import ModelError
 from companion.llm import Gateway, OnText, Request, configured
 from companion.llm.provider import emit
-from companion.memory import followups, store
+from companion.memory import followups, forgetting, pending, store
 from companion.vault import Vault
 
 HISTORY_LIMIT = 24
@@ -41,27 +41,35 @@ def evidence(kind: str, record_id: int) -> str:
 
 
 def capture_from(vault: Vault, message: chat.Message) -> list[str]:
-    """Facts from preference phrases, at once and with no model ("you said")."""
-    found = capture.detect_preferences(message.content)
+    """Facts from preference phrases, at once and with no model ("you said"). A sobriety date
+    said in chat waits for the user, like one extraction finds (memory/pending.py)."""
+    found = capture.detect(message.content, clock.today())
     if not found:
         return []
-    existing = {f.text.lower() for f in store.live_facts(vault)}
-    forgotten = store.forgotten(vault)  # (mark, evidence): not to be captured again
-    saved = []
     source = evidence("chat_message", message.id)
-    for item in found:
-        if (
-            item.text.lower() in existing
-            or (store.forgotten_mark(vault, item.text), source) in forgotten
-        ):
+    proposals = [p for p in found if isinstance(p, capture.Proposal)]
+    if proposals:  # not again when the profile says it already or the same change waits
+        current = profile.load(vault)
+        seen = {(c.field, str(c.value)) for c in pending.waiting(vault)}
+        changes = []
+        for change in proposals:
+            if current.get(change.field) == change.value or (change.field, change.value) in seen:
+                continue
+            seen.add((change.field, change.value))
+            changes.append({"field": change.field, "value": change.value, "evidence": [source]})
+        pending.propose(vault, changes)
+    facts = [f for f in found if isinstance(f, capture.Capture)]
+    if not facts:
+        return []
+    existing = {f.text.lower() for f in store.live_facts(vault)}
+    saved = []
+    for item in facts:
+        if item.text.lower() in existing or forgetting.is_forgotten(vault, item.text):
             continue
         store.add_fact(vault, item.text, item.category, "semantic", "said", [source])
         if item.category == "reminders":
-            followups.add(
-                vault,
-                item.text.removeprefix("Asked to be reminded to ").capitalize(),
-                evidence=[source],
-            )
+            task = item.text.removeprefix("Asked to be reminded to ")
+            followups.add(vault, task[:1].upper() + task[1:], evidence=[source])  # "Call Maya"
         saved.append(item.text)
     return saved
 

@@ -1,35 +1,23 @@
-"""Saving one chunk's extraction in ONE transaction: facts (with provenance), session
-summaries, profile updates (sobriety changes wait for the user), follow-ups, urges, cues, the
-memorized marks and, for the last chunk, the day's DailyMemory."""
+"""Saving one chunk's extraction in ONE transaction: facts (``revise``), session summaries,
+profile updates (sobriety changes wait for the user), follow-ups (new, merged, closed), urges,
+cues, the memorized marks and, for the last chunk, the day's DailyMemory."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import followups, pending, store, urges
+from companion.memory import followups, likeness, pending, store, urges
 from companion.memory.gather import Chunk
 from companion.memory.pending import CONFIRM_FIELDS
-from companion.memory.schema import Output
+from companion.memory.revise import Counts, Revision
+from companion.memory.schema import Answer, Output, ProfileUpdate
 from companion.vault import Vault
 
 SIZE_CAP = 50 * 1024
 CUE_TRIGGER_COUNT = 5
-
-
-@dataclass
-class Counts:
-    added: int = 0
-    updated: int = 0
-    removed: int = 0
-    dropped: list[str] = field(default_factory=list)
-    changes: list[str] = field(default_factory=list)  # for "review the list"
-
-    def line(self) -> str:
-        return f"Memory updated: +{self.added} / ~{self.updated} / -{self.removed}"
 
 
 def apply_chunk(
@@ -41,89 +29,21 @@ def apply_chunk(
     daily: dict[str, Any] | None,
 ) -> None:
     data = output.data
-    user_refs = chunk.user_refs
     with vault.transaction():
-        live = {f.id: f for f in store.live_facts(vault)}
-        deleted_evidence = {ref for f in store.deleted_facts(vault) for ref in f.evidence}
-        by_text = {store.normalized(f.text): f for f in live.values()}
-
-        def usable(evidence: list[str], what: str) -> list[str]:
-            cited = [e for e in evidence if e in user_refs]
-            if not cited:
-                counts.dropped.append(f"{what}: cites none of the user's own words")
-            return cited
-
-        for item in data["facts"]["add"]:
-            evidence = usable(item["evidence"], f"new fact {item['text']!r}")
-            if not evidence:
+        revision = Revision(vault, chunk, counts, run_id)
+        revision.apply(data.facts)
+        for item in data.sessions:
+            if item.session_id not in chunk.sessions:
+                counts.dropped.append(f"summary of session {item.session_id}: not in the data")
                 continue
-            if set(evidence) <= deleted_evidence:
-                counts.dropped.append(f"new fact {item['text']!r}: you deleted it before")
-                continue
-            same = by_text.get(store.normalized(item["text"]))
-            if same is not None:  # a duplicate: merge the evidence
-                store.merge_evidence(vault, same, evidence)
-                continue
-            new_id = store.add_fact(
-                vault, item["text"], item["category"], item["tier"], "learned", evidence
-            )
-            added = store.get_fact(vault, new_id)
-            if added is not None:
-                by_text[store.normalized(item["text"])] = added
-            counts.added += 1
-            counts.changes.append(f"+ {item['text']}")
-        for item in data["facts"]["update"]:
-            target = live.get(item["id"])
-            if target is None or target.source == "wrote":
-                counts.dropped.append(
-                    f"update of fact {item['id']}: "
-                    + ("yours to change" if target else "no such live fact")
-                )
-                continue
-            evidence = usable(item["evidence"], f"update of fact {item['id']}")
-            if not evidence or store.normalized(item["text"]) == store.normalized(target.text):
-                continue
-            store.close_fact(vault, target.id)
-            store.add_fact(
-                vault,
-                item["text"],
-                target.category,
-                target.tier,
-                "learned",
-                sorted(set(target.evidence) | set(evidence)),
-                target.pinned,
-                supersedes=target.id,
-            )
-            counts.updated += 1
-            counts.changes.append(f"~ {target.text} -> {item['text']}")
-        for item in data["facts"]["remove"]:
-            target = live.get(item["id"])
-            if target is None or target.source == "wrote":
-                counts.dropped.append(
-                    f"removal of fact {item['id']}: "
-                    + ("yours to change" if target else "no such live fact")
-                )
-                continue
-            if not usable(item["evidence"], f"removal of fact {item['id']}"):
-                continue
-            store.close_fact(vault, target.id)
-            counts.removed += 1
-            counts.changes.append(f"- {target.text}")
-        for item in data["sessions"]:
-            if item["session_id"] not in chunk.sessions:
-                counts.dropped.append(f"summary of session {item['session_id']}: not in the data")
-                continue
-            summary = {k: v for k, v in item.items() if k != "session_id"}
-            store.put_session_summary(vault, item["session_id"], summary, tier="episodic")
-        _profile(vault, data["profile_updates"], user_refs, counts)
-        for item in data["follow_ups"]:
-            if usable(item["evidence"], f"follow-up {item['text']!r}"):
-                due = date.fromisoformat(item["due_date"]) if item.get("due_date") else None
-                followups.add(vault, item["text"], due, item["evidence"])
-        for item in data["urges"]:
-            if usable(item["evidence"], "an urge"):
-                when = datetime.fromisoformat(item["when"])
-                urges.add(vault, when if when.tzinfo else when.astimezone(), item, run_id)
+            summary = item.model_dump(mode="json", exclude={"session_id"})
+            store.put_session_summary(vault, item.session_id, summary, tier="episodic")
+        _profile(vault, data.profile_updates, chunk.user_refs, counts)
+        _follow_ups(revision, data)
+        for urge in data.urges:
+            if revision.usable(urge.evidence, "an urge"):
+                when = urge.when if urge.when.tzinfo else urge.when.astimezone()
+                urges.add(vault, when, urge.model_dump(mode="json"), run_id)
         _relapse_cues(vault, chunk)
         _trigger_cues(vault)
         _mark(vault, chunk)
@@ -134,34 +54,62 @@ def apply_chunk(
         enforce_size_cap(vault)
 
 
+def _follow_ups(revision: Revision, data: Answer) -> None:
+    """New commitments (one item for the same one said twice, in the words first written),
+    and open ones closed by the person's own words."""
+    vault, counts = revision.vault, revision.counts
+    open_now = followups.open_items(vault)
+    for item in data.follow_ups.add:
+        evidence = revision.usable(item.evidence, f"follow-up {item.text!r}")
+        if not evidence:
+            continue
+        same = next(
+            (f for f in open_now if likeness.same_fact(f.text, item.text, revision.names)), None
+        )
+        if same is not None:
+            followups.merge(vault, same.id, evidence)
+            continue
+        new_id = followups.add(vault, item.text, item.due_date, evidence)
+        open_now.append(followups.FollowUpView(new_id, item.text, item.due_date, False, evidence))
+    for closing in data.follow_ups.close:
+        evidence = revision.usable(closing.evidence, f"closing follow-up {closing.id}")
+        if not evidence:
+            continue
+        if followups.close(vault, closing.id, closing.status, evidence):
+            counts.closed += 1
+            counts.changes.append(f"{closing.status}: follow-up {closing.id}")
+        else:
+            counts.dropped.append(f"closing follow-up {closing.id}: not open")
+
+
 def _profile(
-    vault: Vault, updates: list[dict[str, Any]], user_refs: set[str], counts: Counts
+    vault: Vault, updates: list[ProfileUpdate], user_refs: set[str], counts: Counts
 ) -> None:
     current = profile.load(vault)
     proposed: list[dict[str, Any]] = []
     changes: dict[str, Any] = {}
     for item in updates:
-        if not [e for e in item["evidence"] if e in user_refs]:
-            counts.dropped.append(f"profile {item['field']}: cites none of the user's own words")
+        if not [e for e in item.evidence if e in user_refs]:
+            counts.dropped.append(f"profile {item.field}: cites none of the user's own words")
             continue
         try:
-            value = profile.coerce(item["field"], item["value"])
+            value = profile.coerce(item.field, item.value)
         except Exception:
-            counts.dropped.append(f"profile {item['field']}: not a valid value")
+            counts.dropped.append(f"profile {item.field}: not a valid value")
             continue
-        if value == current.get(item["field"]):
+        if value == current.get(item.field):
             continue
-        if item["field"] in CONFIRM_FIELDS:
-            proposed.append({"field": item["field"], "value": value, "evidence": item["evidence"]})
+        if item.field in CONFIRM_FIELDS:
+            proposed.append({"field": item.field, "value": value, "evidence": item.evidence})
             continue
-        changes[item["field"]] = value
-        if item["field"] == "sponsor" and current.get("sponsor"):
+        changes[item.field] = value
+        if item.field == "sponsor" and current.get("sponsor"):
             _cue(
                 vault,
                 f"Sponsor changed from {current['sponsor']} to {value}: ask how it is "
                 "going, gently.",
             )
-        if item["field"] == "fellowship" and current.get("fellowship") and not value:
+        if item.field == "fellowship" and current.get("fellowship") and not value:
             _cue(vault, f"Stopped going to {current['fellowship']}: ask what led to that.")
     if changes:
         profile.update(vault, changes)

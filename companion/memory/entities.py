@@ -103,6 +103,34 @@ def load(vault: Vault) -> list[Entity]:
     return out
 
 
+def replace(vault: Vault, people: list[Entity]) -> None:
+    settings.put(vault, KEY, [e.as_json() for e in people])
+
+
+def learn(vault: Vault, about: list[dict[str, str]]) -> int:
+    """People a learned fact is about (extraction's ``about``), kept as the extraction's;
+    returns how many were new."""
+    current = load(vault)
+    keys = {(e.name.lower(), e.relation) for e in current}
+    names = {e.name.lower() for e in current if e.relation}
+    added = []
+    for item in about:
+        name = str(item.get("name") or "").strip()
+        if not name:
+            continue
+        if item.get("kind") != "person" or name in NOT_NAMES or name.lower() in CANONICAL:
+            continue
+        word = str(item.get("relation") or "").strip().lower()
+        relation = CANONICAL.get(word, word)
+        if (name.lower(), relation) in keys or (not relation and name.lower() in names):
+            continue
+        keys.add((name.lower(), relation))
+        added.append(Entity(name, relation, "extraction"))
+    if added:
+        replace(vault, [*current, *added])
+    return len(added)
+
+
 def found_in(text: str) -> list[Entity]:
     """People named with a relation in one sentence of the user's or of a fact."""
     out: list[Entity] = []

@@ -7,7 +7,6 @@ reason and the next unlock tries again. Every call is in the ledger, failed ones
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -17,8 +16,9 @@ from companion import clock
 from companion.errors import CompanionError
 from companion.llm import Gateway, Request, prompts
 from companion.memory import gather, store
-from companion.memory.apply import Counts, apply_chunk
-from companion.memory.schema import TOOL, InvalidOutput, Output, validate
+from companion.memory.apply import apply_chunk
+from companion.memory.revise import Counts
+from companion.memory.schema import TOOL, Answer, InvalidOutput, Output, validate
 from companion.vault import Vault, settings
 
 MAX_TOKENS = 4096
@@ -72,7 +72,7 @@ def system_prompt() -> str:
 
 
 def _content(document: dict[str, Any]) -> str:
-    return "<data>\n" + json.dumps(document, ensure_ascii=False) + "\n</data>"
+    return "<data>\n" + gather.escaped(document) + "\n</data>"
 
 
 def request(system: str, document: dict[str, Any]) -> Request:
@@ -83,8 +83,9 @@ def request(system: str, document: dict[str, Any]) -> Request:
 async def _validated(
     gateway: Gateway, system: str, document: dict[str, Any], result: Result
 ) -> Output:
-    """Call, check, and ask once more on an answer that does not match the schema; the
-    gateway puts every call in the ledger, failed and invalid ones included."""
+    """Call, check, and ask once more on an answer with no usable structure (items that do
+    not match are dropped one by one, not retried); the gateway puts every call in the
+    ledger, failed and invalid ones included."""
     problem = ""
     for _attempt in range(2):
         result.calls += 1
@@ -97,18 +98,19 @@ async def _validated(
     raise InvalidOutput(f"the model's answer did not have the expected form twice ({problem})")
 
 
-def _merge(daily: dict[str, Any], data: dict[str, Any], chunk: gather.Chunk) -> None:
+def _merge(daily: dict[str, Any], data: Answer, chunk: gather.Chunk) -> None:
     for key in ("conversation_summary", "journal_summary", "checkin_summary"):
-        if data[key].strip():
-            daily[key] = (daily.get(key, "") + " " + data[key].strip()).strip()
-    if data["emotional_state"].strip():
-        daily["emotional_state"] = data["emotional_state"].strip()
-    daily["follow_ups"] = [*daily.get("follow_ups", []), *(f["text"] for f in data["follow_ups"])]
+        said = str(getattr(data, key)).strip()
+        if said:
+            daily[key] = (daily.get(key, "") + " " + said).strip()
+    if data.emotional_state.strip():
+        daily["emotional_state"] = data.emotional_state.strip()
+    daily["follow_ups"] = [*daily.get("follow_ups", []), *(f.text for f in data.follow_ups.add)]
     patterns = daily.get("notable_patterns", [])
-    daily["notable_patterns"] = patterns + [
-        p for p in data["notable_patterns"] if p not in patterns
-    ]
-    daily["user_facts"] = [*daily.get("user_facts", []), *(f["text"] for f in data["facts"]["add"])]
+    daily["notable_patterns"] = patterns + [p for p in data.notable_patterns if p not in patterns]
+    daily["user_facts"] = [*daily.get("user_facts", []), *(f.text for f in data.facts.add)]
+    terms = daily.get("search_terms", [])
+    daily["search_terms"] = terms + [t for t in data.search_terms if t not in terms]
     first, last = chunk.items[0].day, chunk.items[-1].day
     daily.setdefault("covering_from", first)
     daily["covering_to"] = last
@@ -147,6 +149,7 @@ async def extract(
     system = system_prompt()
     result.ran = True
     carried: dict[str, Any] = {}  # summaries of chunks already saved, for a later run
+    raws: list[Any] = []  # answers that had items not used
 
     def note(step: str) -> None:
         store.note_run(vault, run_id, {"progress": step, "partial": carried})
@@ -158,6 +161,9 @@ async def extract(
             if progress:
                 progress(step)
             output = await _validated(gateway, system, gather.document(vault, chunk), result)
+            if output.dropped:  # named in the log; the whole answer kept, sealed, to look at
+                result.counts.dropped += output.dropped
+                raws.append(output.raw)
             _merge(daily, output.data, chunk)
             last = number == len(parts)
             apply_chunk(vault, chunk, output, run_id, result.counts, daily if last else None)
@@ -170,7 +176,12 @@ async def extract(
             vault,
             run_id,
             "failed",
-            {"reason": result.error, "dropped": result.counts.dropped, "partial": carried},
+            {
+                "reason": result.error,
+                "dropped": result.counts.dropped,
+                "partial": carried,
+                **({"raw": raws} if raws else {}),
+            },
         )
         return result
     store.finish_run(
@@ -183,6 +194,7 @@ async def extract(
             "dropped": result.counts.dropped,
             "chunks": len(parts),
             "calls": result.calls,
+            **({"raw": raws} if raws else {}),
         },
     )
     return result

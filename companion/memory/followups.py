@@ -1,4 +1,5 @@
-"""Follow-ups: commitments such as "remind me to call my sister", until marked done."""
+"""Follow-ups: commitments such as "remind me to call my sister", open until the user marks
+one done or extraction closes it (done or dropped) on the person's own words."""
 
 from __future__ import annotations
 
@@ -36,6 +37,25 @@ def add(
         due_date=due.isoformat() if due else None,
         daily_memory=daily_memory_id,
     )
+
+
+def merge(vault: Vault, follow_up_id: int, evidence: list[str]) -> None:
+    """The same commitment said again: one item, every source, the first wording kept."""
+    row = FollowUp.get_by_id(follow_up_id)
+    data = vault.open(row)
+    data["evidence"] = sorted(set(data.get("evidence") or []) | set(evidence))
+    vault.update(FollowUp, follow_up_id, data)
+
+
+def close(vault: Vault, follow_up_id: int, status: str, evidence: list[str]) -> bool:
+    """Closed by the person's words ("called Maya today"): ``status`` done or dropped, with
+    the evidence sealed beside the text. False when it is not open."""
+    row = FollowUp.get_or_none(FollowUp.id == follow_up_id)
+    if row is None or row.done_at is not None:
+        return False
+    data = {**vault.open(row), "status": status, "closed_by": list(evidence)}
+    vault.update(FollowUp, follow_up_id, data, done_at=clock.stamp())
+    return True
 
 
 def _view(vault: Vault, row: FollowUp) -> FollowUpView:

@@ -11,8 +11,9 @@ from typing import Any
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import store
-from companion.vault import Vault
+from companion.memory import followups, store
+from companion.retrieval.rank import Index
+from companion.vault import Vault, words
 
 DEFAULT_INPUT_BUDGET = 24_000  # tokens of activity per call; a setting, so tests can shrink it
 
@@ -124,27 +125,70 @@ def chunks(items: list[Item], budget: int) -> list[Chunk]:
     return parts
 
 
-def document(vault: Vault, chunk: Chunk) -> dict[str, Any]:
-    """The JSON the model reads: today, the live facts (with ids), the profile, previous
-    summaries of the sessions in this chunk, and the activity."""
+FACT_SHARE = 0.2
+"""Facts may take this share of the activity's tokens in the document ..."""
+FACT_TOKENS = (500, 3000)
+"""... and never fewer or more tokens than these (the locked and pinned ones always go)."""
+
+
+def fact_line(fact: store.FactView) -> str:
+    """A fact as the model reads it: compact, one string ("#12 (work) Works nights [locked]")."""
+    marks = [m for m, on in (("locked", fact.locked), ("pinned", fact.pinned)) if on]
+    flags = f" [{', '.join(marks)}]" if marks else ""
+    return f"#{fact.id} ({fact.category}) {fact.text}{flags}"
+
+
+def relevant_facts(vault: Vault, chunk: Chunk) -> list[store.FactView]:
+    """The locked and pinned facts, then the learned facts the retrieval index ranks relevant
+    to the chunk's words, within the facts' token share. Expired facts stay home: a fact said
+    again is recognised by ``apply`` against every fact, sent or not."""
     now = clock.now()
-    facts = [
-        {
-            "id": f.id,
-            "text": f.text,
-            "category": f.category,
-            "tier": f.tier,
-            "user_wrote_it": f.source == "wrote",
-        }
-        for f in store.live_facts(vault)
-    ]
+    live = [f for f in store.live_facts(vault) if f.category != "cue" and not f.expired(now)]
+    always = [f for f in live if f.locked or f.pinned]
+    others = {f.id: f for f in live if not (f.locked or f.pinned)}
+    activity = sum(item.size for item in chunk.items)
+    share = min(max(int(activity * FACT_SHARE), FACT_TOKENS[0]), FACT_TOKENS[1])
+    used = sum(len(fact_line(f)) // 4 + 2 for f in always)
+    chosen = list(always)
+    if others and used < share:
+        text = "\n".join(str(i.data.get("text") or i.data.get("note") or "") for i in chunk.items)
+        weights = dict.fromkeys(words.query_terms(text), 1.0)
+        ranked = Index(vault).relevant(
+            weights, lambda d: d.ref in others, limit=400, kinds=("fact",)
+        )
+        for scored in ranked:
+            fact = others[scored.doc.ref]
+            cost = len(fact_line(fact)) // 4 + 2
+            if used + cost > share:
+                break
+            chosen.append(fact)
+            used += cost
+    return chosen
+
+
+def escaped(document: dict[str, Any]) -> str:
+    """The document as JSON that cannot close its ``<data>`` wrapper: "</" is written "<\\/",
+    which JSON reads back as the same text."""
+    return json.dumps(document, ensure_ascii=False).replace("</", "<\\/")
+
+
+def document(vault: Vault, chunk: Chunk) -> dict[str, Any]:
+    """The JSON the model reads: today, the facts that matter to this chunk (with ids), the
+    open follow-ups (with ids), the profile, previous summaries of the sessions in this
+    chunk, and the activity."""
+    now = clock.now()
     summaries = store.summaries_of(vault, list(chunk.sessions))
     previous = {str(sid): content for sid, content in summaries.items()}
+    follow_ups = [
+        f"#{f.id} {f.text}" + (f" (due {f.due.isoformat()})" if f.due else "")
+        for f in followups.open_items(vault)
+    ]
     return {
         "today": now.date().isoformat(),
         "timezone": now.tzname() or "",
         "profile": profile.load(vault),
-        "facts": facts,
+        "facts": [fact_line(f) for f in relevant_facts(vault, chunk)],
+        "open_follow_ups": follow_ups,
         "previous_session_summaries": previous,
         "sessions_to_summarise": sorted(chunk.sessions),
         "activity": [item.data for item in chunk.items],

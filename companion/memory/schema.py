@@ -1,15 +1,20 @@
-"""What extraction must return: the tool's JSON schema, and a strict check of the answer.
+"""What extraction must return, declared once: typed models of the ``record_memory`` tool's
+input. The JSON schema the model is sent is generated from them, and the same models check
+the answer, item by item.
 
-Output that does not match the schema is invalid as a whole (the run retries once). Output
-that matches but cites evidence it may not use is kept, minus the offending items, which the
-run records (see ``extraction.apply``).
+A bad item (an urge time that is not a time, a fact with no text) is dropped, counted and
+named; the rest of the day is kept. Only an answer with no usable structure is invalid as a
+whole (the run asks once more). Items that match but cite evidence they may not use are
+dropped later, by ``apply``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from companion.activity.profile import FIELDS as PROFILE_FIELDS
 from companion.memory.vocabulary import OUTCOMES, STRATEGIES, TRIGGERS
@@ -27,218 +32,270 @@ CATEGORIES = (
     "other",
 )
 TIERS = ("semantic", "episodic", "conversation")
+ABOUT_KINDS = ("person", "place", "substance", "other")
 SUMMARY_MAX = 2000
 TEXT_MAX = 300
 LIST_MAX = 40
 
-_str = {"type": "string"}
-_ids = {"type": "array", "items": {"type": "string"}, "maxItems": 20}
-_opt_str = {"type": ["string", "null"]}
-_lines = {"type": "array", "items": {"type": "string"}, "maxItems": 10}
+if TYPE_CHECKING:
+    Category: TypeAlias = str
+    Tier: TypeAlias = str
+    Trigger: TypeAlias = str
+    Strategy: TypeAlias = str
+    Outcome: TypeAlias = str
+    ProfileField: TypeAlias = str
+    AboutKind: TypeAlias = str
+else:  # the enums come from the tuples above: one list of allowed values each
+    Category = Literal[CATEGORIES]
+    Tier = Literal[TIERS]
+    Trigger = Literal[TRIGGERS]
+    Strategy = Literal[STRATEGIES]
+    Outcome = Literal[OUTCOMES]
+    ProfileField = Literal[tuple(PROFILE_FIELDS)]
+    AboutKind = Literal[ABOUT_KINDS]
+
+Ref = Annotated[str, Field(pattern=r"^(journal_entry|checkin|chat_message):\d+$")]
+Evidence = Annotated[list[Ref], Field(min_length=1, max_length=20)]
+Text = Annotated[str, Field(min_length=1, max_length=TEXT_MAX)]
+Summary = Annotated[str, Field(max_length=SUMMARY_MAX)]
+Lines = Annotated[list[Annotated[str, Field(max_length=TEXT_MAX)]], Field(max_length=10)]
+SearchTerms = Annotated[
+    list[Annotated[str, Field(min_length=1, max_length=40)]], Field(max_length=8)
+]
+
+
+class Item(BaseModel):
+    """Unknown keys are ignored when checking, but the schema the model sees forbids them."""
+
+    model_config = ConfigDict(extra="ignore", json_schema_extra={"additionalProperties": False})
+
+
+class About(Item):
+    name: Annotated[str, Field(min_length=1, max_length=60, description="As the person says it.")]
+    kind: AboutKind
+    relation: str | None = Field(
+        None, max_length=40, description="To the person: sister, sponsor, home town, ..."
+    )
+
+
+class NewFact(Item):
+    text: Text
+    category: Category
+    tier: Tier
+    about: list[About] = Field(default_factory=list, max_length=5)
+    valid_from: date | None = Field(None, description="When it became true (YYYY-MM-DD).")
+    valid_to: date | None = Field(None, description="When it stopped being true, if it did.")
+    search_terms: SearchTerms = Field(default_factory=list)
+    evidence: Evidence
+
+
+class FactUpdate(Item):
+    id: int
+    text: Text
+    reason: Annotated[str, Field(max_length=TEXT_MAX)] = ""
+    about: list[About] | None = Field(None, max_length=5)
+    valid_from: date | None = None
+    valid_to: date | None = None
+    search_terms: SearchTerms | None = None
+    evidence: Evidence
+
+
+class FactRemoval(Item):
+    id: int
+    reason: Annotated[str, Field(max_length=TEXT_MAX)] = ""
+    evidence: Evidence
+
+
+class Facts(Item):
+    add: list[NewFact] = Field(default_factory=list, max_length=LIST_MAX)
+    update: list[FactUpdate] = Field(default_factory=list, max_length=LIST_MAX)
+    remove: list[FactRemoval] = Field(default_factory=list, max_length=LIST_MAX)
+
+
+class NewFollowUp(Item):
+    text: Text
+    due_date: date | None = None
+    evidence: Evidence
+
+
+class ClosedFollowUp(Item):
+    id: int
+    status: Literal["done", "dropped"]
+    evidence: Evidence
+
+
+class FollowUps(Item):
+    add: list[NewFollowUp] = Field(default_factory=list, max_length=20)
+    close: list[ClosedFollowUp] = Field(default_factory=list, max_length=20)
+
+
+class SessionSummary(Item):
+    session_id: int
+    summary_text: Summary
+    recognition_moment: str | None = None
+    action_steps: Lines = Field(default_factory=list)
+    open_threads: Lines = Field(default_factory=list)
+    coach_notes: str | None = None
+    urge_intensity: int | None = Field(None, ge=0, le=10)
+    primary_trigger: Trigger | None = None
+    resistance_strategy_used: Strategy | None = None
+    outcome: Outcome | None = None
+    key_insights: Lines = Field(default_factory=list)
+    emotional_state_start: str | None = None
+    emotional_state_end: str | None = None
+    follow_up_needed: str | None = None
+    search_terms: SearchTerms = Field(default_factory=list)
+
+
+class ProfileUpdate(Item):
+    field: ProfileField
+    value: Annotated[str, Field(max_length=TEXT_MAX)]
+    evidence: Evidence
+
+
+class Urge(Item):
+    when: datetime = Field(description="Local time it happened: YYYY-MM-DDTHH:MM.")
+    intensity: int | None = Field(None, ge=0, le=10)
+    trigger: Trigger
+    strategy: Strategy | None = None
+    outcome: Outcome | None = None
+    evidence: Evidence
+
+
+class Answer(Item):
+    conversation_summary: Summary = ""
+    journal_summary: Summary = ""
+    checkin_summary: Summary = ""
+    emotional_state: Annotated[str, Field(max_length=TEXT_MAX)] = ""
+    search_terms: SearchTerms = Field(default_factory=list)
+    notable_patterns: Lines = Field(default_factory=list)
+    follow_ups: FollowUps = Field(default_factory=FollowUps)
+    facts: Facts = Field(default_factory=Facts)
+    sessions: list[SessionSummary] = Field(default_factory=list, max_length=LIST_MAX)
+    profile_updates: list[ProfileUpdate] = Field(default_factory=list, max_length=10)
+    urges: list[Urge] = Field(default_factory=list, max_length=LIST_MAX)
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every ``$ref`` replaced by its definition, no titles, and "X or null"
+    written as an X that may be left out: shorter for the model, and a shape both providers
+    accept. (Null is still accepted when checking.)"""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return _inline(defs[node["$ref"].rsplit("/", 1)[-1]], defs)
+        options = node.get("anyOf")
+        if options and len(options) == 2 and {"type": "null"} in options:  # may be left out
+            rest = {k: v for k, v in node.items() if k != "anyOf"}
+            return _inline({**next(o for o in options if o != {"type": "null"}), **rest}, defs)
+        return {
+            k: _inline(v, defs)
+            for k, v in node.items()
+            if k not in ("title", "$defs") and not (k == "default" and v in (None, [], ""))
+        }
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+def _schema() -> dict[str, Any]:
+    raw = Answer.model_json_schema()
+    schema: dict[str, Any] = _inline(raw, raw.get("$defs", {}))
+    return schema
+
 
 TOOL: dict[str, Any] = {
     "name": "record_memory",
     "description": "Record what is worth remembering from the activity, once.",
-    "input_schema": {
-        "type": "object",
-        "additionalProperties": False,
-        "required": [
-            "conversation_summary",
-            "journal_summary",
-            "checkin_summary",
-            "emotional_state",
-            "follow_ups",
-            "notable_patterns",
-            "facts",
-            "sessions",
-            "profile_updates",
-            "urges",
-        ],
-        "properties": {
-            "conversation_summary": _str,
-            "journal_summary": _str,
-            "checkin_summary": _str,
-            "emotional_state": _str,
-            "notable_patterns": {"type": "array", "items": _str, "maxItems": 10},
-            "follow_ups": {
-                "type": "array",
-                "maxItems": 20,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["text", "evidence"],
-                    "properties": {"text": _str, "due_date": _opt_str, "evidence": _ids},
-                },
-            },
-            "facts": {
-                "type": "object",
-                "additionalProperties": False,
-                "required": ["add", "update", "remove"],
-                "properties": {
-                    "add": {
-                        "type": "array",
-                        "maxItems": LIST_MAX,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["text", "category", "tier", "evidence"],
-                            "properties": {
-                                "text": _str,
-                                "category": {"enum": list(CATEGORIES)},
-                                "tier": {"enum": list(TIERS)},
-                                "evidence": _ids,
-                            },
-                        },
-                    },
-                    "update": {
-                        "type": "array",
-                        "maxItems": LIST_MAX,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["id", "text", "evidence"],
-                            "properties": {
-                                "id": {"type": "integer"},
-                                "text": _str,
-                                "evidence": _ids,
-                            },
-                        },
-                    },
-                    "remove": {
-                        "type": "array",
-                        "maxItems": LIST_MAX,
-                        "items": {
-                            "type": "object",
-                            "additionalProperties": False,
-                            "required": ["id", "evidence"],
-                            "properties": {
-                                "id": {"type": "integer"},
-                                "evidence": _ids,
-                                "reason": _str,
-                            },
-                        },
-                    },
-                },
-            },
-            "sessions": {
-                "type": "array",
-                "maxItems": LIST_MAX,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["session_id", "summary_text"],
-                    "properties": {
-                        "session_id": {"type": "integer"},
-                        "summary_text": _str,
-                        "recognition_moment": _opt_str,
-                        "action_steps": _lines,
-                        "open_threads": _lines,
-                        "coach_notes": _opt_str,
-                        "urge_intensity": {"type": ["integer", "null"]},
-                        "primary_trigger": {"enum": [*TRIGGERS, None]},
-                        "resistance_strategy_used": {"enum": [*STRATEGIES, None]},
-                        "outcome": {"enum": [*OUTCOMES, None]},
-                        "key_insights": _lines,
-                        "emotional_state_start": _opt_str,
-                        "emotional_state_end": _opt_str,
-                        "follow_up_needed": _opt_str,
-                    },
-                },
-            },
-            "profile_updates": {
-                "type": "array",
-                "maxItems": 10,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["field", "value", "evidence"],
-                    "properties": {
-                        "field": {"enum": list(PROFILE_FIELDS)},
-                        "value": _str,
-                        "evidence": _ids,
-                    },
-                },
-            },
-            "urges": {
-                "type": "array",
-                "maxItems": LIST_MAX,
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["when", "trigger", "evidence"],
-                    "properties": {
-                        "when": _str,
-                        "intensity": {"type": ["integer", "null"]},
-                        "trigger": {"enum": list(TRIGGERS)},
-                        "strategy": {"enum": [*STRATEGIES, None]},
-                        "outcome": {"enum": [*OUTCOMES, None]},
-                        "evidence": _ids,
-                    },
-                },
-            },
-        },
-    },
+    "input_schema": _schema(),
 }
 
 
 class InvalidOutput(ValueError):
-    """The answer does not match the schema; the message names the first problem."""
+    """The answer has no usable structure; the message names what was wrong."""
 
 
 @dataclass
 class Output:
-    data: dict[str, Any]
-    dropped: list[str] = field(default_factory=list)
+    data: Answer
+    dropped: list[str] = field(default_factory=list)  # items that did not match, named
+    raw: Any = None  # the answer as the model sent it
 
 
-def _check(value: Any, schema: dict[str, Any], path: str) -> None:
-    kinds = schema.get("type")
-    if "enum" in schema:
-        if value not in schema["enum"]:
-            raise InvalidOutput(f"{path}: {value!r} is not one of the allowed values")
-        return
-    allowed: list[str] = kinds if isinstance(kinds, list) else [str(kinds)]
-    python = {"string": str, "integer": int, "array": list, "object": dict, "null": type(None)}
-    if not any(
-        isinstance(value, python[k]) and not (k == "integer" and isinstance(value, bool))
-        for k in allowed
-    ):
-        raise InvalidOutput(f"{path}: expected {' or '.join(allowed)}")
-    if isinstance(value, str) and len(value) > (
-        SUMMARY_MAX if path.endswith("summary") else TEXT_MAX * 4
-    ):
-        raise InvalidOutput(f"{path}: too long")
-    if isinstance(value, list):
-        if len(value) > schema.get("maxItems", LIST_MAX):
-            raise InvalidOutput(f"{path}: too many items")
-        for i, item in enumerate(value):
-            _check(item, schema["items"], f"{path}[{i}]")
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        for key in schema.get("required", []):
-            if key not in value:
-                raise InvalidOutput(f"{path}: missing {key}")
-        for key, item in value.items():
-            if key not in props:
-                raise InvalidOutput(f"{path}: unexpected field {key}")
-            _check(item, props[key], f"{path}.{key}")
+def _problem(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"]) or "value"
+    return f"{where}: {first['msg'].lower()}"
+
+
+# list -> (its item, how many it may hold); nested ones hold such lists by part
+_LISTS: dict[str, tuple[type[Item], int]] = {
+    "sessions": (SessionSummary, LIST_MAX),
+    "profile_updates": (ProfileUpdate, 10),
+    "urges": (Urge, LIST_MAX),
+}
+_NESTED: dict[str, dict[str, tuple[type[Item], int]]] = {
+    "facts": {
+        "add": (NewFact, LIST_MAX),
+        "update": (FactUpdate, LIST_MAX),
+        "remove": (FactRemoval, LIST_MAX),
+    },
+    "follow_ups": {"add": (NewFollowUp, 20), "close": (ClosedFollowUp, 20)},
+}
+_SCALARS = ("conversation_summary", "journal_summary", "checkin_summary", "emotional_state")
+
+
+def _items(raw: Any, model: type[Item], path: str, limit: int, dropped: list[str]) -> list[Any]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        dropped.append(f"{path}: not a list")
+        return []
+    kept: list[Any] = []
+    adapter: TypeAdapter[Any] = TypeAdapter(model)
+    for number, item in enumerate(raw):
+        if len(kept) >= limit:
+            dropped.append(f"{path}: {len(raw) - number} more than the {limit} allowed")
+            break
+        try:
+            kept.append(adapter.validate_python(item))
+        except ValidationError as err:
+            dropped.append(f"{path}[{number}] {_problem(err)}")
+    return kept
 
 
 def validate(answer: Any) -> Output:
-    """Strict structural check, plus dates that parse and texts that are not empty."""
-    _check(answer, TOOL["input_schema"], "output")
-    for item in answer["follow_ups"]:
-        if item.get("due_date"):
+    """Each item on its own: what matches is kept, what does not is named in ``dropped``."""
+    if not isinstance(answer, dict):
+        raise InvalidOutput("the answer is not an object")
+    known = set(Answer.model_fields)
+    if not known & set(answer):
+        raise InvalidOutput("the answer has none of the expected fields")
+    dropped: list[str] = []
+    values: dict[str, Any] = {}
+    for key in (*_SCALARS, "search_terms", "notable_patterns"):
+        if key in answer:
             try:
-                date.fromisoformat(item["due_date"])
-            except ValueError:
-                raise InvalidOutput(f"follow-up due date {item['due_date']!r}") from None
-    for item in answer["urges"]:
-        try:
-            datetime.fromisoformat(item["when"])
-        except ValueError:
-            raise InvalidOutput(f"urge time {item['when']!r}") from None
-    for item in answer["facts"]["add"] + answer["facts"]["update"]:
-        if not item["text"].strip() or len(item["text"]) > TEXT_MAX:
-            raise InvalidOutput("a fact's text is empty or longer than 300 characters")
-    return Output(answer)
+                values[key] = getattr(Answer.model_validate({key: answer[key]}), key)
+            except ValidationError as err:
+                dropped.append(_problem(err))
+    for key, (model, limit) in _LISTS.items():
+        values[key] = _items(answer.get(key), model, key, limit, dropped)
+    for key, parts in _NESTED.items():
+        raw = answer.get(key) or {}
+        if key == "follow_ups" and isinstance(raw, list):  # the older flat list of new items
+            raw = {"add": raw}
+        if not isinstance(raw, dict):
+            dropped.append(f"{key}: not an object")
+            raw = {}
+        values[key] = {
+            part: _items(raw.get(part), model, f"{key}.{part}", limit, dropped)
+            for part, (model, limit) in parts.items()
+        }
+    data = Answer.model_validate(
+        {
+            **values,
+            "facts": Facts.model_construct(**values["facts"]),
+            "follow_ups": FollowUps.model_construct(**values["follow_ups"]),
+        }
+    )
+    return Output(data, dropped, answer)

@@ -13,9 +13,8 @@ from datetime import date, datetime, timedelta
 from typing import Any, NamedTuple
 
 from companion import clock
-from companion.activity import chat, profile
+from companion.activity import chat
 from companion.errors import InvalidInput, RecordDamaged
-from companion.memory import entities
 from companion.vault import Vault, tuples
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
@@ -37,9 +36,18 @@ class FactView:
     evidence: list[str] = field(default_factory=list)
     supersedes: int | None = None
     expires_at: datetime | None = None  # the tier's TTL; past it, out of the coach's context
+    about: list[dict[str, str]] = field(default_factory=list)  # {"name", "kind", "relation"}
+    valid_from: date | None = None  # when it became true in the person's life
+    valid_to: date | None = None
+    search_terms: list[str] = field(default_factory=list)
 
     def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
+
+    @property
+    def locked(self) -> bool:
+        """The user wrote or edited it: extraction may only ask about changing it."""
+        return self.source == "wrote"
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,48 @@ def _expiry(tier: str) -> str | None:
     return clock.stamp(clock.now() + ttl) if ttl else None
 
 
+def _event_expiry(tier: str, data: dict[str, Any], learned: datetime | None) -> datetime | None:
+    """A tier's time counts from when the thing happened in the person's life (the sealed
+    ``valid_to``, else ``valid_from``), not from when the app learned it. Life dates stay in
+    the payload: the plaintext column only bounds it by the learning time."""
+    ttl = TIERS.get(tier)
+    if ttl is None:
+        return None
+    event = data.get("valid_to") or data.get("valid_from")
+    if not event:
+        return learned
+    try:
+        day = date.fromisoformat(str(event))
+    except ValueError:
+        return learned
+    return datetime.combine(day, datetime.min.time()).astimezone() + ttl
+
+
+def _life_date(value: Any) -> date | None:
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def _details(
+    about: list[dict[str, str]] | None,
+    valid_from: date | None,
+    valid_to: date | None,
+    search_terms: list[str] | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if about:
+        out["about"] = about
+    if valid_from:
+        out["valid_from"] = valid_from.isoformat()
+    if valid_to:
+        out["valid_to"] = valid_to.isoformat()
+    if search_terms:
+        out["search_terms"] = search_terms
+    return out
+
+
 def add_fact(
     vault: Vault,
     text: str,
@@ -91,7 +141,13 @@ def add_fact(
     evidence: list[str] | None = None,
     pinned: bool = False,
     supersedes: int | None = None,
+    *,
+    about: list[dict[str, str]] | None = None,
+    valid_from: date | None = None,
+    valid_to: date | None = None,
+    search_terms: list[str] | None = None,
 ) -> int:
+    """``about``, the life dates and the search terms are sealed with the text."""
     text = text.strip()
     if not text:
         raise InvalidInput("a fact needs some text.")
@@ -102,7 +158,11 @@ def add_fact(
     now = clock.stamp()
     return vault.insert(
         Fact,
-        {"text": text, "evidence": list(evidence or [])},
+        {
+            "text": text,
+            "evidence": list(evidence or []),
+            **_details(about, valid_from, valid_to, search_terms),
+        },
         category=category.strip().lower() or "general",
         tier=tier,
         source=source,
@@ -116,6 +176,7 @@ def add_fact(
 
 def fact_view(vault: Vault, row: Fact) -> FactView:
     data = vault.open(row)
+    learned = clock.parse_stamp(row.expires_at) if row.expires_at else None
     return FactView(
         row.id,
         str(data.get("text", "")),
@@ -127,7 +188,11 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
         clock.parse_stamp(row.valid_until) if row.valid_until else None,
         list(data.get("evidence", [])),
         row.supersedes_id,
-        clock.parse_stamp(row.expires_at) if row.expires_at else None,
+        _event_expiry(row.tier, data, learned),
+        [dict(a) for a in data.get("about") or [] if isinstance(a, dict)],
+        _life_date(data.get("valid_from")),
+        _life_date(data.get("valid_to")),
+        [str(t) for t in data.get("search_terms") or []],
     )
 
 
@@ -155,11 +220,6 @@ def all_facts(vault: Vault) -> list[FactView]:
     return _readable(
         Fact.select().where(Fact.deleted == 0).order_by(Fact.id), lambda r: fact_view(vault, r)
     )
-
-
-def deleted_facts(vault: Vault) -> list[FactView]:
-    """Facts the user deleted: kept so the same evidence never teaches them again."""
-    return _readable(Fact.select().where(Fact.deleted == 1), lambda r: fact_view(vault, r))
 
 
 def get_fact(vault: Vault, fact_id: int) -> FactView | None:
@@ -197,40 +257,91 @@ def replacements(vault: Vault) -> dict[int, int]:
     return out
 
 
-def close_fact(vault: Vault, fact_id: int) -> None:
-    """No longer in force (an update, a contradiction, the size cap): kept in history."""
-    vault.update(Fact, fact_id, valid_until=clock.stamp())
+def close_fact(vault: Vault, fact_id: int, why: dict[str, Any] | None = None) -> None:
+    """No longer in force (an update, a contradiction, the size cap): kept in history. ``why``
+    (reason, evidence, run) is sealed with the version it closes."""
+    if why is None:
+        vault.update(Fact, fact_id, valid_until=clock.stamp())
+        return
+    row = Fact.get_by_id(fact_id)
+    payload = {**vault.open(row), "closed": why}
+    vault.update(Fact, fact_id, payload, valid_until=clock.stamp())
 
 
-def merge_evidence(vault: Vault, fact: FactView, evidence: list[str]) -> None:
-    """A fact learned again from more words: one fact, every source."""
-    merged = sorted(set(fact.evidence) | set(evidence))
-    vault.update(Fact, fact.id, {"text": fact.text, "evidence": merged})
+def _payload(fact: FactView) -> dict[str, Any]:
+    return {
+        "text": fact.text,
+        "evidence": fact.evidence,
+        **_details(fact.about, fact.valid_from, fact.valid_to, fact.search_terms),
+    }
 
 
-def edit_fact(vault: Vault, fact_id: int, text: str, source: str = "wrote") -> int:
-    """Close the old version and add the new one, linked; returns the new id."""
+def restate(
+    vault: Vault,
+    fact: FactView,
+    evidence: list[str],
+    valid_from: date | None = None,
+    search_terms: list[str] | None = None,
+) -> None:
+    """A fact said again: one fact, every source, and its time counts again from the newest
+    telling (an expired fact is live again)."""
+    payload = _payload(fact)
+    payload["evidence"] = sorted(set(fact.evidence) | set(evidence))
+    if fact.tier in TIERS and TIERS[fact.tier] is not None:
+        newest = max(d for d in (valid_from, fact.valid_from, clock.today()) if d is not None)
+        payload["valid_from"] = newest.isoformat()
+        payload.pop("valid_to", None)
+    terms = [*fact.search_terms, *(t for t in search_terms or [] if t not in fact.search_terms)]
+    if terms:
+        payload["search_terms"] = terms[:12]
+    vault.update(Fact, fact.id, payload, expires_at=_expiry(fact.tier), updated_at=clock.stamp())
+
+
+def set_details(
+    vault: Vault,
+    fact: FactView,
+    about: list[dict[str, str]] | None = None,
+    valid_from: date | None = None,
+    valid_to: date | None = None,
+    search_terms: list[str] | None = None,
+) -> None:
+    """New subjects, life dates or search terms for a fact (None: kept as they are)."""
+    payload = _payload(fact)
+    payload.update(_details(about, valid_from, valid_to, search_terms))
+    vault.update(Fact, fact.id, payload, updated_at=clock.stamp())
+
+
+def edit_fact(
+    vault: Vault,
+    fact_id: int,
+    text: str,
+    source: str = "wrote",
+    why: dict[str, Any] | None = None,
+    evidence: list[str] | None = None,
+) -> int:
+    """Close the old version (with ``why``, when extraction asked for the change) and add the
+    new one, linked, with the old evidence plus ``evidence`` and the old subjects and life
+    dates; returns the new id."""
     old = Fact.get_or_none(Fact.id == fact_id)
     if old is None or old.deleted or old.valid_until:
         raise InvalidInput(f"there is no live fact {fact_id}.")
     with vault.transaction():
         previous = fact_view(vault, old)
-        close_fact(vault, fact_id)
+        close_fact(vault, fact_id, why)
         return add_fact(
             vault,
             text,
             old.category,
             old.tier,
             source,
-            previous.evidence,
+            sorted(set(previous.evidence) | set(evidence or [])),
             bool(old.pinned),
             supersedes=fact_id,
+            about=previous.about,
+            valid_from=previous.valid_from,
+            valid_to=previous.valid_to,
+            search_terms=previous.search_terms,
         )
-
-
-def forgotten_mark(vault: Vault, text: str) -> str:
-    """A keyed mark of a forgotten fact's words: enough to know them again, not to read them."""
-    return vault.sealer.mac("forgotten fact", normalized(text))
 
 
 def normalized(text: str) -> str:
@@ -238,36 +349,37 @@ def normalized(text: str) -> str:
     return " ".join(text.lower().split()).rstrip(".")
 
 
-def forget_fact(vault: Vault, fact_id: int) -> None:
-    """Delete a fact: its words, and those of the versions it replaced, leave the vault. What
-    stays is a keyed mark of the words and the evidence references, so the same words never
-    teach it again; the memory update log loses the lines that quoted it."""
-    if Fact.get_or_none(Fact.id == fact_id) is None:
-        raise InvalidInput(f"there is no fact {fact_id}.")
-    with vault.transaction():
-        texts = []
-        for version in history(vault, fact_id):
-            if version.text:
-                texts.append(version.text)
-            payload = (  # a version erased before keeps its payload and its mark
-                {
-                    "text": "",
-                    "forgotten": forgotten_mark(vault, version.text),
-                    "evidence": version.evidence,
-                }
-                if version.text
-                else None
-            )
-            vault.update(Fact, version.id, payload, deleted=True, updated_at=clock.stamp())
-        _scrub_runs(vault, texts)
-        # A name learned only from this fact leaves the people known, too.
-        remaining = [f.text for f in live_facts(vault)]
-        entities.sync(vault, profile.load(vault), remaining)
-    vault.erase_traces()
+# -- forgotten facts: the rows (the rule is forgetting.py's) ---------------------------------
 
 
-def _scrub_runs(vault: Vault, texts: list[str]) -> None:
-    """Drop the lines of the memory update log that quote any of ``texts``."""
+def fingerprint(vault: Vault, words: str) -> str:
+    """A keyed mark of ``words``: equal for equal words, useless without the vault's key."""
+    return vault.sealer.mac("forgotten fact", words)
+
+
+def bury(vault: Vault, fact_id: int, payload: dict[str, Any] | None) -> None:
+    """Mark a fact deleted; ``payload`` (None: kept) replaces what it holds."""
+    vault.update(Fact, fact_id, payload, deleted=True, updated_at=clock.stamp())
+
+
+def unbury(vault: Vault, fact_id: int, payload: dict[str, Any]) -> None:
+    vault.update(Fact, fact_id, payload, deleted=False, updated_at=clock.stamp())
+
+
+def buried(vault: Vault) -> list[tuple[int, str, bool, dict[str, Any]]]:
+    """(id, category, was in force, payload) of every deleted fact that reads."""
+    out = []
+    for row in Fact.select().where(Fact.deleted == 1):
+        try:
+            out.append((int(row.id), str(row.category), row.valid_until is None, vault.open(row)))
+        except RecordDamaged:
+            continue
+    return out
+
+
+def scrub_runs(vault: Vault, texts: list[str]) -> None:
+    """Drop the lines of the memory update log that quote any of ``texts``; a kept raw answer
+    that quotes one goes whole."""
     needles = [normalized(t) for t in texts if t.strip()]
     if not needles:
         return
@@ -283,22 +395,12 @@ def _scrub_runs(vault: Vault, texts: list[str]) -> None:
                 kept = [ln for ln in lines if not any(n in normalized(str(ln)) for n in needles)]
                 if len(kept) != len(lines):
                     details[key], changed = kept, True
+        raw = details.get("raw")
+        if raw is not None and any(n in normalized(str(raw)) for n in needles):
+            details.pop("raw")
+            changed = True
         if changed:
             vault.update(ExtractionRun, row.id, details)
-
-
-def forgotten(vault: Vault) -> set[tuple[str, str]]:
-    """(mark of the words, evidence reference) of every fact the user deleted."""
-    found = set()
-    for row in Fact.select().where(Fact.deleted == 1):
-        try:
-            data = vault.open(row)
-        except RecordDamaged:
-            continue
-        mark = data.get("forgotten") or forgotten_mark(vault, str(data.get("text", "")))
-        for ref in data.get("evidence") or []:
-            found.add((str(mark), str(ref)))
-    return found
 
 
 def add_daily_memory(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from companion.activity import drafts, journal
 from companion.coach import safety
-from companion.memory import store
+from companion.memory import forgetting, store
 from companion.usecases.unlocked import Unlocked
 
 
@@ -55,5 +55,5 @@ def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:
 def forget(unlocked: Unlocked, facts: list[store.FactView]) -> int:
     """Forget facts (a deleted entry's or chat's): they are not learned again from it."""
     for fact in facts:
-        store.forget_fact(unlocked.vault, fact.id)
+        forgetting.forget_fact(unlocked.vault, fact.id)
     return len(facts)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from companion import config as app_config
 from companion.config import Config
+from companion.memory import forgetting
 from companion.retrieval.search import SearchIndex
 from companion.vault import Vault
 
@@ -30,6 +31,10 @@ class Unlocked:
 
     @classmethod
     def open(cls, vault: Vault, config: Config | None = None) -> Unlocked:
+        """Also empties the tombstones of facts forgotten more than a week ago: from then on
+        only their fingerprints remain."""
+        if not vault.read_only:
+            forgetting.purge(vault)
         return cls(vault, config if config is not None else app_config.load())
 
     def gateway(self, purpose: str = "chat") -> Gateway | None:

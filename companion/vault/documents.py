@@ -35,6 +35,7 @@ class Document(NamedTuple):
     text: str
     stamp: str = ""  # sortable moment: ties and "newest first"
     session: int | None = None
+    terms: str = ""  # words it is also found by (extraction's search terms), never shown
 
 
 class Ref(NamedTuple):
@@ -82,12 +83,23 @@ def _chat(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
     return Document(kind, row["id"], day, content, row["created_at"], row["session_id"])
 
 
+def _also(data: dict[str, Any]) -> str:
+    """The search terms extraction wrote for an item, and the names and relations of what a
+    fact is about."""
+    words = [str(t) for t in data.get("search_terms") or []]
+    for about in data.get("about") or []:
+        if isinstance(about, dict):
+            words += [str(about.get("name") or ""), str(about.get("relation") or "")]
+    return " ".join(w for w in words if w)
+
+
 def _fact(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
     """Every fact not forgotten; whether one is in force is the reader's question."""
     text = str(data.get("text") or "")
     if row["deleted"] or not text.strip():
         return None
-    return Document("fact", row["id"], _local_day(row["created_at"]), text, row["created_at"])
+    day, stamp = _local_day(row["created_at"]), row["created_at"]
+    return Document("fact", row["id"], day, text, stamp, None, _also(data))
 
 
 DAILY_FIELDS = ("conversation_summary", "journal_summary", "checkin_summary", "emotional_state")
@@ -98,7 +110,9 @@ def _daily(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
     parts += [str(p) for p in data.get("notable_patterns") or []]
     body = " ".join(p for p in parts if p).strip()
     day = date.fromisoformat(row["covering_to"])
-    return Document("daily", row["id"], day, body, row["covering_to"]) if body else None
+    if not body:
+        return None
+    return Document("daily", row["id"], day, body, row["covering_to"], None, _also(data))
 
 
 def _summary(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
@@ -106,7 +120,8 @@ def _summary(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
     if not body.strip():
         return None
     day = _local_day(row["updated_at"])
-    return Document("summary", row["id"], day, body, row["updated_at"], row["session_id"])
+    session = row["session_id"]
+    return Document("summary", row["id"], day, body, row["updated_at"], session, _also(data))
 
 
 @dataclass(frozen=True)

@@ -228,7 +228,7 @@ class Added:
 
     @classmethod
     def of(cls, doc: Document) -> Added:
-        terms = words.terms(doc.text)
+        terms = words.terms(f"{doc.text}\n{doc.terms}" if doc.terms else doc.text)
         counts = dict(Counter(terms))
         if doc.kind == "journal":
             counts.update(dict.fromkeys(words.tags(doc.text), 1))
@@ -253,7 +253,10 @@ class Batch:
         self.added = {k: a for k, a in self.added.items() if (k >> SHIFT) not in codes}
 
     def changed(self, old: Document | None, new: Document | None) -> None:
-        if old is not None and new is not None and (old.text, old.day) == (new.text, new.day):
+        same = (
+            (old.text, old.terms, old.day) == (new.text, new.terms, new.day) if old and new else 0
+        )
+        if old is not None and new is not None and same:
             return
         if old is not None:
             key = key_of(old.kind, old.ref)

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from companion import clock
 from companion.errors import CompanionError
-from companion.memory import fresh_start, pending, store
+from companion.memory import forgetting, fresh_start, pending, store
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import (
     ConfirmScreen,
@@ -98,6 +98,13 @@ class MemoryScreen(DataScreen):
             "delete", "forget", "Delete", id="memory-delete", tooltip="Delete the highlighted fact"
         ),
         Binding(
+            "u",
+            "undo_forget",
+            "Undo delete",
+            id="memory-undo",
+            tooltip="Bring back the highlighted deleted fact (within 7 days)",
+        ),
+        Binding(
             "h",
             "history",
             "History",
@@ -175,7 +182,17 @@ class MemoryScreen(DataScreen):
                     id=str(fact.id),
                 )
             )
-        if not live and not waiting:
+        gone = forgetting.undoable(vault)
+        if gone:
+            facts.add_option(Option("— Deleted (u brings one back) —", disabled=True))
+            for item in gone:
+                facts.add_option(
+                    Option(
+                        literal(f"{item.text}  (until {item.undo_until:%Y-%m-%d})"),
+                        id=f"forgotten:{item.id}",
+                    )
+                )
+        if not live and not waiting and not gone:
             facts.add_option(
                 Option(
                     "Nothing yet. Press a to tell me something, or chat and journal: I learn as "
@@ -259,12 +276,27 @@ class MemoryScreen(DataScreen):
 
         def forget(yes: bool | None) -> None:
             if yes:
-                store.forget_fact(self.vault, fact_id)
-                self.notify("Deleted. I will not learn it again from the same words.")
+                forgetting.forget_fact(self.vault, fact_id)
+                self.notify(
+                    f"Deleted. I will not learn it again; u brings it back within "
+                    f"{forgetting.UNDO_DAYS} days."
+                )
                 self.refresh_data()
                 self.offer_backup_rewrite("the deleted fact")
 
         self.app.push_screen(ConfirmScreen("Delete this fact?", "Delete", danger=True), forget)
+
+    def action_undo_forget(self) -> None:
+        ident = self.current()
+        if not ident or not ident.startswith("forgotten:"):
+            return
+        try:
+            forgetting.undo(self.vault, int(ident.split(":")[1]))
+        except CompanionError as err:
+            self.notify(str(err), severity="warning")
+            return
+        self.notify("Brought back.")
+        self.refresh_data()
 
     def action_history(self) -> None:
         fact_id = self.current_fact()
@@ -281,7 +313,11 @@ class MemoryScreen(DataScreen):
     def action_accept(self) -> None:
         number = self._pending_number()
         if number is not None:
-            pending.accept(self.vault, number)
+            try:
+                pending.accept(self.vault, number)
+            except CompanionError as err:
+                self.notify(str(err), severity="warning")
+                return
             self.notify("Accepted.")
             self.refresh_data()
 
