@@ -71,8 +71,27 @@ def _line(rng: random.Random) -> str:
     return f"{rng.choice(OPENERS)} {body}.".strip()
 
 
-def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Question]:
-    """Write the history; return the questions with their gold markers."""
+# The search terms the extraction model is asked to write (prompts/extraction.md), as a model
+# would write them for the planted items, from the items alone (not from the questions).
+TERMS = {
+    "sleep": ["insomnia", "can't sleep", "sleepless night", "racing thoughts", "tired"],
+    "sertraline": ["antidepressant", "SSRI", "medication", "meds", "Zoloft"],
+    "lent": ["loan", "debt", "owe", "money", "borrowed"],
+    "surgery": ["operation", "knee", "injury", "hospital"],
+    "print shop": ["job", "work", "employment", "shift"],
+    "Kroger": ["job", "work", "nights"],
+}
+
+
+def build_history(
+    vault: Vault, rng: random.Random, fact_count: int, terms: bool = False
+) -> list[Question]:
+    """Write the history; return the questions with their gold markers. ``terms``: the planted
+    facts and the sleepless night's daily memory carry the search terms extraction writes."""
+
+    def also(key: str) -> dict[str, list[str]]:
+        return {"search_terms": TERMS[key]} if terms else {}
+
     today = TODAY.date()
     start = today - timedelta(days=3 * 365)
     profile.update(vault, {"preferred_name": "Jo", "recovery_start_date": "2026-08-01",
@@ -134,8 +153,11 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
     questions.append(Question("temporal", "What did I do with my mom last month?",
                               ["first time swimming"], []))  # fmt: skip
 
-    old = store.add_fact(vault, "Works the night shift at the Kroger warehouse", "work")
-    store.edit_fact(vault, old, "Works the day shift at the Northside print shop")
+    old = store.add_fact(vault, "Works the night shift at the Kroger warehouse", "work",
+                         **also("Kroger"))  # type: ignore[arg-type]  # fmt: skip
+    new = store.edit_fact(vault, old, "Works the day shift at the Northside print shop")
+    if terms:
+        store.set_details(vault, store.get_fact(vault, new), search_terms=TERMS["print shop"])  # type: ignore[arg-type]
     expired = store.add_fact(vault, "This week is focused on the Walton court hearing",
                              "events", "episodic")  # fmt: skip
     vault.update_where(Fact, Fact.id == expired,
@@ -143,15 +165,22 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
     questions.append(Question("knowledge update", "Where am I working these days?",
                               ["Northside print shop"], ["Kroger", "Walton"]))  # fmt: skip
 
-    store.add_fact(vault, "Maya lent Jo 400 dollars in the spring", "people")
+    store.add_fact(vault, "Maya lent Jo 400 dollars in the spring", "people",
+                   **also("lent"))  # type: ignore[arg-type]  # fmt: skip
     questions.append(Question("alias", "My sister keeps bringing up the spring, I hate owing her",
                               ["400 dollars"], []))  # fmt: skip
-    store.add_fact(vault, "Dan's wife Carla had knee surgery in October", "people")
+    store.add_fact(vault, "Dan's wife Carla had knee surgery in October", "people",
+                   **also("surgery"))  # type: ignore[arg-type]  # fmt: skip
     questions.append(Question("multi-hop", "How is my sponsor's wife doing?",
                               ["knee surgery"], []))  # fmt: skip
 
     journal.add(vault, "Lay awake until four again, couldn't switch my head off",
                 when=at(today - timedelta(days=3)))  # fmt: skip
+    if terms:  # the next morning's daily memory, as extraction writes it
+        night = today - timedelta(days=3)
+        store.add_daily_memory(vault, night + timedelta(days=1), night, night, {
+            "journal_summary": "Lay awake until four again, couldn't switch their head off.",
+            "search_terms": TERMS["sleep"]})  # fmt: skip
     questions.append(Question("paraphrase", "Has my insomnia come up lately?",
                               ["Lay awake until four"], []))  # fmt: skip
 
@@ -161,7 +190,8 @@ def build_history(vault: Vault, rng: random.Random, fact_count: int) -> list[Que
     )
     questions.append(Question("single-session", "What did the landlord say about the rent?",
                               ["Pruitt"], []))  # fmt: skip
-    store.add_fact(vault, "Takes sertraline 50 mg every morning", "health")
+    store.add_fact(vault, "Takes sertraline 50 mg every morning", "health",
+                   **also("sertraline"))  # type: ignore[arg-type]  # fmt: skip
     questions.append(Question("single-session", "What medication am I on?", ["sertraline"], []))
     journal.add(vault, "Got my 60 day chip tonight at the Tuesday meeting, Dan hugged me after",
                 when=at(today - timedelta(days=65)))  # fmt: skip
@@ -248,7 +278,7 @@ TEST = [
 ]  # fmt: skip
 
 
-def run(fact_count: int, seed: int) -> None:
+def run(fact_count: int, seed: int, terms: bool = False) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         paths = VaultPaths(Path(tmp) / "vault")
@@ -256,10 +286,11 @@ def run(fact_count: int, seed: int) -> None:
         clock.set_clock(lambda: TODAY.astimezone())
         try:
             started = time.perf_counter()
-            questions = build_history(vault, rng, fact_count)
+            questions = build_history(vault, rng, fact_count, terms)
             built_s = time.perf_counter() - started
             context.build(vault, "hello")  # a warm-up: the first build reads the index from disk
-            print(f"Memory benchmark: {fact_count} facts, seed {seed}, history written in "
+            print(f"Memory benchmark: {fact_count} facts, seed {seed}, search terms "
+                  f"{'on' if terms else 'off'}, history written in "
                   f"{built_s:.1f} s, {len(questions)} questions")  # fmt: skip
             sets = (
                 ("tuning set", questions + TUNED + TUNED_LATER),
@@ -304,8 +335,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--facts", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--search-terms",
+        action="store_true",
+        help="the planted items carry the search terms extraction writes (paraphrase: after)",
+    )
     args = parser.parse_args()
-    run(args.facts, args.seed)
+    run(args.facts, args.seed, args.search_terms)
 
 
 if __name__ == "__main__":

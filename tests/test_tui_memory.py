@@ -190,3 +190,60 @@ def test_import_from_the_app_with_progress(created, tmp_path) -> None:
     assert "added 2 entries" in report and "skipped 3 attachments" in report
     assert "not sent to the coach" in report
     assert "Back home." in journal_screen
+
+
+def test_a_question_about_a_fact_you_wrote_and_undoing_a_delete(created, fake_llm) -> None:
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        mine = store.add_fact(vault, "Lives in Leeds", "identity", source="wrote")
+        store.add_fact(vault, "Drinks tea at night", "health", source="learned")
+        entry = journal.add(vault, "First night in the new flat in York.").id
+    ref = f"journal_entry:{entry}"
+    fake_llm.push(
+        tool(
+            answer(
+                facts={
+                    "update": [
+                        {"id": mine, "text": "Lives in York", "reason": "moved", "evidence": [ref]}
+                    ]
+                }
+            )
+        )
+    )
+
+    def index_of(facts, words: str) -> int:  # type: ignore[no-untyped-def]
+        texts = [str(facts.get_option_at_index(i).prompt) for i in range(facts.option_count)]
+        return next(i for i, t in enumerate(texts) if words in t)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        asked = screen_text(app)
+        facts = app.screen.query_one("#facts")
+        facts.focus()
+        facts.highlighted = index_of(facts, "You wrote")
+        await pilot.press("y")
+        await settle(pilot)
+        facts.highlighted = index_of(facts, "Drinks tea at night")
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.click("#yes")
+        await settle(pilot)
+        await pilot.click("#no")  # the backups can wait
+        await settle(pilot)
+        deleted = screen_text(app)
+        facts.highlighted = index_of(facts, "Drinks tea at night")
+        await pilot.press("u")
+        await settle(pilot)
+        return asked, deleted, screen_text(app)
+
+    asked, deleted, undone = drive(paths, scenario)
+    assert "You wrote “Lives in Leeds”" in asked and "Update?" in asked
+    assert "Deleted (u brings one back)" in deleted
+    assert "Drinks tea at night  (until" in deleted
+    assert "Deleted (u brings one back)" not in undone and "Drinks tea at night" in undone
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        live = {f.text: f for f in store.live_facts(vault)}
+        assert "Lives in York" in live and live["Lives in York"].locked
+        assert "Lives in Leeds" not in live and "Drinks tea at night" in live

@@ -108,6 +108,11 @@ def memory_json(vault: Vault) -> dict[str, Any]:
                 if f.valid_until
                 else None,
                 "evidence": f.evidence,
+                "about": f.about,
+                "valid_from": f.valid_from.isoformat() if f.valid_from else None,
+                "valid_to": f.valid_to.isoformat() if f.valid_to else None,
+                "expires_at": f.expires_at.isoformat(timespec="seconds") if f.expires_at else None,
+                "search_terms": f.search_terms,
             }
             for f in store.live_facts(vault)
         ],
