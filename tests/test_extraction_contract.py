@@ -69,7 +69,9 @@ def test_a_bad_urge_time_keeps_the_rest_of_the_day(vault, fake_llm, provider) ->
     assert "1 item not used" in result.line
     latest = store.latest_run(vault)
     assert latest is not None and latest.info.status == "done"
-    assert any(line.startswith("urges[0] when") for line in latest.details["dropped"])
+    assert (
+        "urge 1: when is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)" in latest.details["dropped"]
+    )
     assert latest.details["raw"][0]["urges"][0]["when"] == "after the shift"  # sealed, kept
     daily = store.newest_daily_memory(vault)
     assert daily is not None and "Texted Dana" in daily.content["journal_summary"]
@@ -295,3 +297,36 @@ def test_forgetting_can_be_undone_for_a_week_then_only_a_fingerprint_remains(vau
         forgetting.undo(vault, kept)
     assert set(vault.open(Fact.get_by_id(kept))) == {"text", "forgotten"}
     assert forgetting.is_forgotten(vault, "owes maya 200 pounds.")
+
+
+def test_what_a_fact_is_about_and_its_search_terms_find_it(vault, fake_llm) -> None:
+    from companion.coach import context
+    from companion.memory import entities
+
+    ref = wrote(vault, "Couldn't sleep again, up at 3am. Rosa called in the morning.")
+    about = [{"name": "Rosa", "kind": "person", "relation": "mum"}]
+    fake_llm.push(
+        tool(
+            answer(
+                facts={
+                    "add": [
+                        fact(
+                            "Wakes at 3am most nights",
+                            ref,
+                            "health",
+                            search_terms=["insomnia", "sleepless"],
+                        ),
+                        fact("Rosa calls every morning", ref, "relationships", about=about),
+                    ]
+                }
+            )
+        )
+    )
+    run(vault, fake_llm)
+    assert entities.Entity("Rosa", "mother", "extraction") in entities.load(vault)
+    section = context.build(vault, "is my insomnia any better?", 600).text
+    assert "Wakes at 3am most nights" in section
+    assert "Rosa calls every morning" in context.build(vault, "how is my mother?", 600).text
+    rosa = next(f for f in store.live_facts(vault) if "Rosa" in f.text)
+    forgetting.forget_fact(vault, rosa.id)
+    assert all(e.name != "Rosa" for e in entities.load(vault))  # learned only from that fact

@@ -230,8 +230,6 @@ def test_a_question_about_a_fact_you_wrote_and_undoing_a_delete(created, fake_ll
         await settle(pilot)
         await pilot.click("#yes")
         await settle(pilot)
-        await pilot.click("#no")  # the backups can wait
-        await settle(pilot)
         deleted = screen_text(app)
         facts.highlighted = index_of(facts, "Drinks tea at night")
         await pilot.press("u")

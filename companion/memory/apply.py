@@ -71,13 +71,14 @@ def _follow_ups(revision: Revision, data: Answer) -> None:
             continue
         new_id = followups.add(vault, item.text, item.due_date, evidence)
         open_now.append(followups.FollowUpView(new_id, item.text, item.due_date, False, evidence))
+    texts = {f.id: f.text for f in open_now}
     for closing in data.follow_ups.close:
         evidence = revision.usable(closing.evidence, f"closing follow-up {closing.id}")
         if not evidence:
             continue
         if followups.close(vault, closing.id, closing.status, evidence):
             counts.closed += 1
-            counts.changes.append(f"{closing.status}: follow-up {closing.id}")
+            counts.changes.append(f"✓ {texts.get(closing.id, closing.id)} ({closing.status})")
         else:
             counts.dropped.append(f"closing follow-up {closing.id}: not open")
 

@@ -33,6 +33,8 @@ class Counts:
 
     def line(self) -> str:
         line = f"Memory updated: +{self.added} / ~{self.updated} / -{self.removed}"
+        if self.closed:
+            line += f"; {self.closed} follow-up{'s' if self.closed != 1 else ''} done"
         if self.asked:
             line += f"; {self.asked} change{'s' if self.asked != 1 else ''} to confirm"
         if self.dropped:

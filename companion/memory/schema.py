@@ -221,10 +221,49 @@ class Output:
     raw: Any = None  # the answer as the model sent it
 
 
-def _problem(err: ValidationError) -> str:
+NAMES = {
+    "sessions": "session summary",
+    "profile_updates": "profile update",
+    "urges": "urge",
+    "facts.add": "new fact",
+    "facts.update": "fact update",
+    "facts.remove": "fact removal",
+    "follow_ups.add": "new follow-up",
+    "follow_ups.close": "follow-up closing",
+}
+
+
+WHAT_WENT_WRONG = {
+    "missing": "is missing",
+    "string_too_short": "is empty",
+    "string_too_long": "is too long",
+    "too_long": "has too many items",
+    "too_short": "is empty",
+    "literal_error": "is not one of the allowed values",
+    "string_pattern_mismatch": "is not an activity id",
+    "greater_than_equal": "is out of range",
+    "less_than_equal": "is out of range",
+    "int_parsing": "is not a whole number",
+    "int_type": "is not a whole number",
+    "string_type": "is not text",
+    "list_type": "is not a list",
+    "model_type": "is not an object",
+}
+
+
+def _problem(err: ValidationError, path: str = "", number: int | None = None) -> str:
+    """What the update log says of a dropped item: "urge 1: when is not a date" (no value
+    quoted: the raw answer keeps it, sealed)."""
     first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"]) or "value"
-    return f"{where}: {first['msg'].lower()}"
+    field_name = ".".join(str(p) for p in first["loc"]) or "value"
+    kind = str(first["type"])
+    if kind.startswith(("datetime", "date")):
+        wrong = "is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)"
+    else:
+        wrong = WHAT_WENT_WRONG.get(kind, f"is not valid ({kind})")
+    item = NAMES.get(path, path)
+    which = f"{item} {number + 1}: " if number is not None else ""
+    return f"{which}{field_name} {wrong}"
 
 
 # list -> (its item, how many it may hold); nested ones hold such lists by part
@@ -259,7 +298,7 @@ def _items(raw: Any, model: type[Item], path: str, limit: int, dropped: list[str
         try:
             kept.append(adapter.validate_python(item))
         except ValidationError as err:
-            dropped.append(f"{path}[{number}] {_problem(err)}")
+            dropped.append(_problem(err, path, number))
     return kept
 
 

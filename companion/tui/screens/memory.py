@@ -282,9 +282,14 @@ class MemoryScreen(DataScreen):
                     f"{forgetting.UNDO_DAYS} days."
                 )
                 self.refresh_data()
-                self.offer_backup_rewrite("the deleted fact")
+                # No backup rewrite offered: the fact stays sealed in the vault for the week
+                # it can be undone, about as long as backups keep it.
 
-        self.app.push_screen(ConfirmScreen("Delete this fact?", "Delete", danger=True), forget)
+        question = (
+            f"Delete this fact? I will not learn it again. You can bring it back for "
+            f"{forgetting.UNDO_DAYS} days; then its words leave the vault."
+        )
+        self.app.push_screen(ConfirmScreen(question, "Delete", danger=True), forget)
 
     def action_undo_forget(self) -> None:
         ident = self.current()
@@ -346,7 +351,7 @@ class MemoryScreen(DataScreen):
         if details.get("dropped"):
             lines += [
                 "",
-                "Left out (the rules did not allow them):",
+                "Left out (not in the expected form, or not allowed):",
                 *(f"  {d}" for d in details["dropped"]),
             ]
         self.app.push_screen(TextScreen("Last memory update", "\n".join(lines)))
