@@ -256,3 +256,11 @@ def test_a_reminder_keeps_the_users_words(vault: Vault) -> None:
         "Asked to be reminded to call Maya on Sunday",
         "Asked to be reminded to ring the GP about their meds",
     }
+
+
+@pytest.mark.usefixtures("may_10th")
+def test_the_person_is_told_a_sobriety_date_waits_for_them(vault: Vault) -> None:
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "My clean date is January 5th."))
+    assert outcome.to_confirm == ["recovery start date → 2026-01-05"]
+    assert outcome.captured == []

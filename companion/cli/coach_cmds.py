@@ -70,6 +70,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     for fact in outcome.captured:
         sys.stderr.write(f"(remembered: {fact})\n")
+    for change in outcome.to_confirm:
+        sys.stderr.write(f"(to confirm with `companion memory pending`: {change})\n")
     if outcome.offline:
         sys.stderr.write(f"companion: {llm.OFFLINE_HELP} Your message is saved.\n")
         return EX_UNAVAILABLE

@@ -33,6 +33,7 @@ class Outcome:
     crisis: bool = False
     danger: safety.Danger | None = None
     captured: list[str] = field(default_factory=list)
+    to_confirm: list[str] = field(default_factory=list)  # waiting in the memory panel
     offline: bool = False
 
 
@@ -106,7 +107,9 @@ async def respond(
     if save_user:
         message = chat.add_message(vault, session_id, "user", text)
         if not session.off_record:
+            waiting = len(pending.waiting(vault))
             outcome.captured = capture_from(vault, message)
+            outcome.to_confirm = [c.label for c in pending.waiting(vault)[waiting:]]
     gateway = gateway or configured(vault)
     if gateway is None:
         outcome.offline = True

@@ -219,6 +219,12 @@ class ChatScreen(DataScreen):
             await streamer.stop()
         for fact in outcome.captured:
             self.notify(f"Remembered: {fact}", title="What I know about you", markup=False)
+        for change in outcome.to_confirm:
+            self.notify(
+                f"To confirm in What I know about you (F7): {change}",
+                title="What I know about you",
+                markup=False,
+            )
         if outcome.offline:
             await reply.remove()
             await box.mount(Static(OFFLINE, classes="message notice"))
