@@ -94,7 +94,11 @@ def test_captured_wording() -> None:
         "Prefers short answers",
     ]
     assert detect_preferences("Remind me to call my sister on Sunday.") == [
-        Capture("Asked to be reminded to call their sister on Sunday", "reminders")
+        Capture(
+            "Asked to be reminded to call their sister on Sunday",
+            "reminders",
+            "call my sister on Sunday",  # the follow-up keeps the user's words
+        )
     ]
     assert [
         c.text for c in detect_preferences("My therapist is Dr. Okafor. My kids are Leo and Mia.")

@@ -250,7 +250,7 @@ def test_a_reminder_keeps_the_users_words(vault: Vault) -> None:
     said(vault, "Remind me to call Maya on Sunday. remind me to ring the GP about my meds")
     assert [i.text for i in followups.open_items(vault)] == [
         "Call Maya on Sunday",
-        "Ring the GP about their meds",
+        "Ring the GP about my meds",  # the follow-up in the user's words; the fact about them
     ]
     assert {f.text for f in store.live_facts(vault)} == {
         "Asked to be reminded to call Maya on Sunday",

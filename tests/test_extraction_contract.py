@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import pytest
 
@@ -330,3 +330,81 @@ def test_what_a_fact_is_about_and_its_search_terms_find_it(vault, fake_llm) -> N
     rosa = next(f for f in store.live_facts(vault) if "Rosa" in f.text)
     forgetting.forget_fact(vault, rosa.id)
     assert all(e.name != "Rosa" for e in entities.load(vault))  # learned only from that fact
+
+
+def test_a_date_no_life_has_is_left_out_not_the_fact(vault, fake_llm) -> None:
+    ref = wrote(vault, "Booked the dentist for the molar.")
+    far = fact("Has a dentist appointment", ref, "health", "episodic", valid_to="9999-12-31")
+    fake_llm.push(tool(answer(facts={"add": [far]})))
+    result = run(vault, fake_llm)
+    assert result.error == ""
+    [kept] = store.live_facts(vault)
+    assert kept.text == "Has a dentist appointment" and kept.valid_to is None
+
+
+def test_an_answer_whose_every_part_is_unusable_is_asked_again(vault, fake_llm) -> None:
+    wrote(vault, "Slept badly again.")
+    fake_llm.push(
+        tool({"facts": "not an object", "urges": "none"}),
+        tool({**answer(journal_summary="Slept badly."), "facts": json.dumps({"add": []})}),
+    )
+    result = run(vault, fake_llm)
+    assert result.error == "" and result.calls == 2
+
+
+def test_forgetting_takes_the_words_out_of_questions_and_the_days_list(vault, fake_llm) -> None:
+    clock.set_clock(lambda: NOW - timedelta(days=5))
+    mine = store.add_fact(vault, "Lives in Leeds", "identity", source="wrote")
+    ref = wrote(vault, "Moved to York. Also started going to the climbing wall.")
+    fake_llm.push(
+        tool(
+            answer(
+                facts={
+                    "update": [{"id": mine, "text": "Lives in York", "evidence": [ref]}],
+                    "add": [fact("Goes climbing at the wall", ref, "health")],
+                }
+            )
+        )
+    )
+    run(vault, fake_llm)
+    assert len(pending.waiting(vault)) == 1
+    forgetting.forget_fact(vault, mine)
+    assert pending.waiting(vault) == []  # the question quoted it
+    climbing = next(f for f in store.live_facts(vault) if "climbing" in f.text)
+    forgetting.forget_fact(vault, climbing.id)
+    daily = store.newest_daily_memory(vault)
+    assert daily is not None and daily.content["user_facts"] == []
+
+
+def test_a_rekey_keeps_forgotten_facts_forgotten(vault) -> None:
+    from companion.usecases.keys import rekey
+    from tests.conftest import PASSPHRASE
+
+    gone = store.add_fact(vault, "Owes the bookie 300 pounds", "other", source="said")
+    forgetting.forget_fact(vault, gone)
+    later = clock.now() + timedelta(days=8)
+    clock.set_clock(lambda: later)
+    forgetting.purge(vault)
+    rekey(vault, PASSPHRASE)
+    assert forgetting.is_forgotten(vault, "owes the bookie 300 pounds")
+
+
+def test_said_again_keeps_when_it_happened_and_undo_does_not_block_it(vault, fake_llm) -> None:
+    clock.set_clock(lambda: NOW - timedelta(days=20))
+    trip = store.add_fact(
+        vault, "Is planning a trip to Lisbon", "events", "episodic", "learned",
+        valid_from=date(2026, 10, 25),
+    )  # fmt: skip
+    forgetting.forget_fact(vault, trip)
+    forgetting.undo(vault, trip)
+    ref = wrote(vault, "Still planning the Lisbon trip, booked flights.")
+    fake_llm.push(
+        tool(
+            answer(facts={"add": [fact("Is planning a trip to Lisbon", ref, "events", "episodic")]})
+        )
+    )
+    result = run(vault, fake_llm)
+    assert not result.counts.dropped
+    [kept] = store.live_facts(vault)
+    assert kept.valid_from == date(2026, 10, 25) and kept.said == date(2026, 11, 19)
+    assert not kept.expired(clock.now())

@@ -131,6 +131,7 @@ _VAGUE = re.compile(r"\d|\b(?:ago|years?|months?|weeks?|last|next|this|before|af
 class Capture:
     text: str
     category: str
+    said: str = ""  # a reminder's task in the user's own words ("call my mum on Sunday")
 
 
 @dataclass(frozen=True)
@@ -380,7 +381,8 @@ def _fact(sentence: str) -> Capture | None:
             for key, value in groups.items()
         }
         text = template.format(**told)
-        return Capture(text[0].upper() + text[1:], category)
+        said = groups.get("a", "") if category == "reminders" else ""
+        return Capture(text[0].upper() + text[1:], category, said)
     return None
 
 

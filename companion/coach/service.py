@@ -68,9 +68,9 @@ def capture_from(vault: Vault, message: chat.Message) -> list[str]:
         if item.text.lower() in existing or forgetting.is_forgotten(vault, item.text):
             continue
         store.add_fact(vault, item.text, item.category, "semantic", "said", [source])
-        if item.category == "reminders":
-            task = item.text.removeprefix("Asked to be reminded to ")
-            followups.add(vault, task[:1].upper() + task[1:], evidence=[source])  # "Call Maya"
+        if item.category == "reminders":  # the task in the user's words and capitals
+            task = item.said or item.text.removeprefix("Asked to be reminded to ")
+            followups.add(vault, task[:1].upper() + task[1:], evidence=[source])
         saved.append(item.text)
     return saved
 

@@ -47,7 +47,8 @@ def apply_chunk(
         _relapse_cues(vault, chunk)
         _trigger_cues(vault)
         _mark(vault, chunk)
-        if daily is not None:
+        if daily is not None:  # the facts the run added (not those refused or merged)
+            daily["user_facts"] = [*daily.get("user_facts", []), *counts.added_texts]
             store.add_daily_memory(
                 vault, clock.today(), daily.pop("covering_from"), daily.pop("covering_to"), daily
             )

@@ -108,7 +108,6 @@ def _merge(daily: dict[str, Any], data: Answer, chunk: gather.Chunk) -> None:
     daily["follow_ups"] = [*daily.get("follow_ups", []), *(f.text for f in data.follow_ups.add)]
     patterns = daily.get("notable_patterns", [])
     daily["notable_patterns"] = patterns + [p for p in data.notable_patterns if p not in patterns]
-    daily["user_facts"] = [*daily.get("user_facts", []), *(f.text for f in data.facts.add)]
     terms = daily.get("search_terms", [])
     daily["search_terms"] = terms + [t for t in data.search_terms if t not in terms]
     first, last = chunk.items[0].day, chunk.items[-1].day

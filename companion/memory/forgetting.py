@@ -17,7 +17,7 @@ from typing import Any
 from companion import clock
 from companion.activity import profile
 from companion.errors import InvalidInput
-from companion.memory import entities, likeness, store
+from companion.memory import entities, likeness, pending, store
 from companion.vault import Vault
 
 UNDO_DAYS = 7
@@ -33,19 +33,15 @@ class Forgotten:
     undo_until: datetime
 
 
-def _names(vault: Vault) -> tuple[str, ...]:
-    name = str(profile.load(vault).get("preferred_name") or "").strip()
-    return (name,) if name else ()
-
-
 def fingerprint(vault: Vault, text: str) -> str:
-    """What a fact means, keyed: equal for a restatement, useless without the vault's key."""
-    return store.fingerprint(vault, likeness.canonical(text, _names(vault)))
+    """What a fact means, keyed: equal for a restatement, useless without the key. (No names
+    in the canonical form: renaming yourself must not un-forget anything.)"""
+    return store.fingerprint(vault, likeness.canonical(text))
 
 
 def _legacy(vault: Vault, text: str) -> str:
     """The mark facts forgotten before fingerprints carry (their words, merely normalised)."""
-    return store.fingerprint(vault, store.normalized(text))
+    return store.legacy_mark(vault, store.normalized(text))
 
 
 def forget_fact(vault: Vault, fact_id: int) -> None:
@@ -73,7 +69,10 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
                 }
                 payload["undo_until"] = clock.stamp(clock.now() + timedelta(days=UNDO_DAYS))
             store.bury(vault, version.id, payload)
-        store.scrub_runs(vault, [v.text for v in versions if v.text])
+        texts = [v.text for v in versions if v.text]
+        store.scrub_runs(vault, texts)
+        store.scrub_daily_memories(vault, texts)
+        pending.drop_for_facts(vault, {v.id for v in versions})
         _resync_people(vault)
     vault.erase_traces()
 

@@ -139,9 +139,10 @@ def fact_line(fact: store.FactView) -> str:
 
 
 def relevant_facts(vault: Vault, chunk: Chunk) -> list[store.FactView]:
-    """The locked and pinned facts, then the learned facts the retrieval index ranks relevant
-    to the chunk's words, within the facts' token share. Expired facts stay home: a fact said
-    again is recognised by ``apply`` against every fact, sent or not."""
+    """The locked and pinned facts, then the learned facts (all when they fit, else those the
+    retrieval index ranks relevant to the chunk's words) within the facts' token share.
+    Expired facts stay home: a fact said again is recognised by ``apply`` against every
+    fact, sent or not."""
     now = clock.now()
     live = [f for f in store.live_facts(vault) if f.category != "cue" and not f.expired(now)]
     always = [f for f in live if f.locked or f.pinned]
@@ -150,6 +151,9 @@ def relevant_facts(vault: Vault, chunk: Chunk) -> list[store.FactView]:
     share = min(max(int(activity * FACT_SHARE), FACT_TOKENS[0]), FACT_TOKENS[1])
     used = sum(len(fact_line(f)) // 4 + 2 for f in always)
     chosen = list(always)
+    everything = sum(len(fact_line(f)) // 4 + 2 for f in others.values())
+    if used + everything <= share:  # all fit: the model sees what a new fact might contradict
+        return chosen + list(others.values())
     if others and used < share:
         text = "\n".join(str(i.data.get("text") or i.data.get("note") or "") for i in chunk.items)
         weights = dict.fromkeys(words.query_terms(text), 1.0)

@@ -91,6 +91,15 @@ def _key(change: dict[str, Any]) -> tuple[Any, ...]:
     return (change["field"], change.get("fact_id"), str(change.get("value")))
 
 
+def drop_for_facts(vault: Vault, fact_ids: set[int]) -> int:
+    """Questions about facts that were forgotten go with them (they quote the words)."""
+    stored = _stored(vault)
+    kept = [c for c in stored if c.get("fact_id") not in fact_ids]
+    if len(kept) != len(stored):
+        settings.put(vault, PENDING_KEY, kept)
+    return len(stored) - len(kept)
+
+
 def _take(vault: Vault, number: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     stored = _stored(vault)
     if not 1 <= number <= len(stored):
@@ -101,8 +110,8 @@ def _take(vault: Vault, number: int) -> tuple[dict[str, Any], list[dict[str, Any
 
 
 def _apply_fact(vault: Vault, change: dict[str, Any]) -> None:
-    fact = store.get_fact(vault, int(change["fact_id"]))
-    if fact is None or fact.valid_until is not None:
+    fact = next((f for f in store.live_facts(vault) if f.id == change["fact_id"]), None)
+    if fact is None:
         raise InvalidInput("that fact has changed since; nothing to do (reject the question).")
     why = {"reason": change.get("reason") or "you accepted it", "evidence": change["evidence"]}
     if change.get("value"):

@@ -27,7 +27,8 @@ class Counts:
     removed: int = 0
     asked: int = 0  # changes waiting for the user
     closed: int = 0  # follow-ups closed
-    learned_changes: int = 0  # updates and removals of learned facts so far this run
+    learned_changes: int = 0  # updates and removals of learned facts asked so far this run
+    added_texts: list[str] = field(default_factory=list)  # for the day's "user_facts"
     dropped: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)  # for "review the list"
 
@@ -124,13 +125,15 @@ class Revision:
                 self.ask(target, text, change.reason, evidence)
                 continue
             changes.append((change, target, evidence))
-        wait = self.counts.learned_changes + len(changes) > pending.MAX_UNASKED
+        # Many changes at once are what an obeyed injection looks like: past the limit, this
+        # chunk's changes and every later one of the run wait (earlier chunks are saved).
+        self.counts.learned_changes += len(changes)
+        wait = self.counts.learned_changes > pending.MAX_UNASKED
         for change, target, evidence in changes:
             text = change.text if isinstance(change, FactUpdate) else ""
-            if wait:  # many changes at once: what an obeyed injection looks like
+            if wait:
                 self.ask(target, text, change.reason or "many changes in one update", evidence)
                 continue
-            self.counts.learned_changes += 1
             self.change(change, target, evidence)
 
     def add(
@@ -139,13 +142,13 @@ class Revision:
         cited = self.usable(evidence, f"new fact {text!r}")
         if not cited:
             return
-        if forgetting.is_forgotten(self.vault, text):
-            self.counts.dropped.append(f"new fact {text!r}: you asked to forget it")
-            return
-        event = details.get("valid_from") or self.said_on(cited)
+        said = self.said_on(cited)
         same = self.same_as(text)
         if same is not None:  # said again: one fact, every source, its time renewed
-            store.restate(self.vault, same, cited, event, details.get("search_terms"))
+            store.restate(self.vault, same, cited, said, details.get("search_terms"))
+            return
+        if forgetting.is_forgotten(self.vault, text):  # named without its words
+            self.counts.dropped.append("a new fact: you asked to forget it")
             return
         about = [{k: v for k, v in a.items() if v} for a in details.get("about") or []]
         new_id = store.add_fact(
@@ -156,7 +159,9 @@ class Revision:
             "learned",
             cited,
             about=about,
-            valid_from=event,
+            valid_from=details.get("valid_from"),
+            # with no life dates, a tier's time counts from the day of the words
+            said=None if details.get("valid_from") or details.get("valid_to") else said,
             valid_to=details.get("valid_to"),
             search_terms=details.get("search_terms"),
         )
@@ -166,6 +171,7 @@ class Revision:
             self.known.append(added)
         self.counts.added += 1
         self.counts.changes.append(f"+ {text}")
+        self.counts.added_texts.append(text)
 
     def change(
         self, change: FactUpdate | FactRemoval, target: store.FactView, evidence: list[str]

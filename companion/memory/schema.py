@@ -10,11 +10,12 @@ dropped later, by ``apply``.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from companion.activity.profile import FIELDS as PROFILE_FIELDS
 from companion.memory.vocabulary import OUTCOMES, STRATEGIES, TRIGGERS
@@ -54,6 +55,21 @@ else:  # the enums come from the tuples above: one list of allowed values each
     ProfileField = Literal[tuple(PROFILE_FIELDS)]
     AboutKind = Literal[ABOUT_KINDS]
 
+
+def _plausible(day: date) -> date:
+    """A date in a life (and in the calendar arithmetic the tiers do): 1900 to 2100."""
+    if not 1900 <= day.year <= 2100:
+        raise ValueError("not a date in a life")
+    return day
+
+
+def _plausible_time(moment: datetime) -> datetime:
+    _plausible(moment.date())
+    return moment
+
+
+LifeDate = Annotated[date, AfterValidator(_plausible)]
+LifeTime = Annotated[datetime, AfterValidator(_plausible_time)]
 Ref = Annotated[str, Field(pattern=r"^(journal_entry|checkin|chat_message):\d+$")]
 Evidence = Annotated[list[Ref], Field(min_length=1, max_length=20)]
 Text = Annotated[str, Field(min_length=1, max_length=TEXT_MAX)]
@@ -83,8 +99,8 @@ class NewFact(Item):
     category: Category
     tier: Tier
     about: list[About] = Field(default_factory=list, max_length=5)
-    valid_from: date | None = Field(None, description="When it became true (YYYY-MM-DD).")
-    valid_to: date | None = Field(None, description="When it stopped being true, if it did.")
+    valid_from: LifeDate | None = Field(None, description="When it became true (YYYY-MM-DD).")
+    valid_to: LifeDate | None = Field(None, description="When it stopped being true, if it did.")
     search_terms: SearchTerms = Field(default_factory=list)
     evidence: Evidence
 
@@ -94,8 +110,8 @@ class FactUpdate(Item):
     text: Text
     reason: Annotated[str, Field(max_length=TEXT_MAX)] = ""
     about: list[About] | None = Field(None, max_length=5)
-    valid_from: date | None = None
-    valid_to: date | None = None
+    valid_from: LifeDate | None = None
+    valid_to: LifeDate | None = None
     search_terms: SearchTerms | None = None
     evidence: Evidence
 
@@ -114,7 +130,7 @@ class Facts(Item):
 
 class NewFollowUp(Item):
     text: Text
-    due_date: date | None = None
+    due_date: LifeDate | None = None
     evidence: Evidence
 
 
@@ -154,7 +170,7 @@ class ProfileUpdate(Item):
 
 
 class Urge(Item):
-    when: datetime = Field(description="Local time it happened: YYYY-MM-DDTHH:MM.")
+    when: LifeTime = Field(description="Local time it happened: YYYY-MM-DDTHH:MM.")
     intensity: int | None = Field(None, ge=0, le=10)
     trigger: Trigger
     strategy: Strategy | None = None
@@ -248,6 +264,7 @@ WHAT_WENT_WRONG = {
     "string_type": "is not text",
     "list_type": "is not a list",
     "model_type": "is not an object",
+    "value_error": "is out of range",
 }
 
 
@@ -283,7 +300,54 @@ _NESTED: dict[str, dict[str, tuple[type[Item], int]]] = {
 _SCALARS = ("conversation_summary", "journal_summary", "checkin_summary", "emotional_state")
 
 
+def _parsed(raw: Any) -> Any:
+    """A list or object the model sent as a JSON string (a common slip) is read as such."""
+    if isinstance(raw, str) and raw.strip()[:1] in ("[", "{"):
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return raw
+    return raw
+
+
+_ABOUT: TypeAdapter[About] = TypeAdapter(About)
+
+
+def _tidy(item: Any) -> Any:
+    """Optional extras that do not fit are trimmed, not the reason to lose the item: search
+    terms past 8 or too long, an ``about`` entry of an unknown kind, a life date or a due
+    date that is not one."""
+    if not isinstance(item, dict):
+        return item
+    item = dict(item)
+    for key in ("valid_from", "valid_to", "due_date"):  # a date that is no date: left out
+        if item.get(key) is not None:
+            try:
+                _plausible(date.fromisoformat(str(item[key])[:10]))
+            except ValueError:
+                item.pop(key)
+    terms = item.get("search_terms")
+    if terms is not None:
+        if isinstance(terms, list):
+            item["search_terms"] = [
+                t.strip() for t in terms if isinstance(t, str) and 0 < len(t.strip()) <= 40
+            ][:8]
+        else:
+            item.pop("search_terms")
+    about = item.get("about")
+    if about is not None:
+        kept = []
+        for entry in about if isinstance(about, list) else []:
+            try:
+                kept.append(_ABOUT.validate_python(entry).model_dump(exclude_none=True))
+            except ValidationError:
+                continue
+        item["about"] = kept[:5]
+    return item
+
+
 def _items(raw: Any, model: type[Item], path: str, limit: int, dropped: list[str]) -> list[Any]:
+    raw = _parsed(raw)
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -296,7 +360,7 @@ def _items(raw: Any, model: type[Item], path: str, limit: int, dropped: list[str
             dropped.append(f"{path}: {len(raw) - number} more than the {limit} allowed")
             break
         try:
-            kept.append(adapter.validate_python(item))
+            kept.append(adapter.validate_python(_tidy(item)))
         except ValidationError as err:
             dropped.append(_problem(err, path, number))
     return kept
@@ -314,13 +378,14 @@ def validate(answer: Any) -> Output:
     for key in (*_SCALARS, "search_terms", "notable_patterns"):
         if key in answer:
             try:
-                values[key] = getattr(Answer.model_validate({key: answer[key]}), key)
+                value = _tidy({key: _parsed(answer[key])})[key]
+                values[key] = getattr(Answer.model_validate({key: value}), key)
             except ValidationError as err:
                 dropped.append(_problem(err))
     for key, (model, limit) in _LISTS.items():
         values[key] = _items(answer.get(key), model, key, limit, dropped)
     for key, parts in _NESTED.items():
-        raw = answer.get(key) or {}
+        raw = _parsed(answer.get(key)) or {}
         if key == "follow_ups" and isinstance(raw, list):  # the older flat list of new items
             raw = {"add": raw}
         if not isinstance(raw, dict):
@@ -337,4 +402,26 @@ def validate(answer: Any) -> Output:
             "follow_ups": FollowUps.model_construct(**values["follow_ups"]),
         }
     )
+    if dropped and not _anything(data):
+        raise InvalidOutput(f"nothing in the answer could be used ({dropped[0]})")
     return Output(data, dropped, answer)
+
+
+def _anything(data: Answer) -> bool:
+    """Whether a checked answer kept anything at all (a quiet day's answer may be empty;
+    an answer whose every part was dropped is asked for again)."""
+    return any(
+        (
+            *(getattr(data, k).strip() for k in _SCALARS),
+            data.search_terms,
+            data.notable_patterns,
+            data.sessions,
+            data.profile_updates,
+            data.urges,
+            data.facts.add,
+            data.facts.update,
+            data.facts.remove,
+            data.follow_ups.add,
+            data.follow_ups.close,
+        )
+    )

@@ -6,6 +6,9 @@ the new one through ``supersedes``."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,7 +18,7 @@ from typing import Any, NamedTuple
 from companion import clock
 from companion.activity import chat
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault, settings, tuples
 from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
 
 TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
@@ -40,6 +43,7 @@ class FactView:
     valid_from: date | None = None  # when it became true in the person's life
     valid_to: date | None = None
     search_terms: list[str] = field(default_factory=list)
+    said: date | None = None  # the newest day the person said it again
 
     def expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
@@ -97,14 +101,17 @@ def _event_expiry(tier: str, data: dict[str, Any], learned: datetime | None) -> 
     ttl = TIERS.get(tier)
     if ttl is None:
         return None
-    event = data.get("valid_to") or data.get("valid_from")
-    if not event:
+    days = [
+        _life_date(data.get("valid_to") or data.get("valid_from")),
+        _life_date(data.get("said")),
+    ]
+    known = [d for d in days if d is not None]
+    if not known:
         return learned
     try:
-        day = date.fromisoformat(str(event))
-    except ValueError:
+        return datetime.combine(max(known), datetime.min.time()).astimezone() + ttl
+    except (OverflowError, ValueError):  # a date at the edge of the calendar: learning time
         return learned
-    return datetime.combine(day, datetime.min.time()).astimezone() + ttl
 
 
 def _life_date(value: Any) -> date | None:
@@ -119,8 +126,11 @@ def _details(
     valid_from: date | None,
     valid_to: date | None,
     search_terms: list[str] | None,
+    said: date | None = None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    if said:
+        out["said"] = said.isoformat()
     if about:
         out["about"] = about
     if valid_from:
@@ -146,8 +156,10 @@ def add_fact(
     valid_from: date | None = None,
     valid_to: date | None = None,
     search_terms: list[str] | None = None,
+    said: date | None = None,
 ) -> int:
-    """``about``, the life dates and the search terms are sealed with the text."""
+    """``about``, the life dates, the search terms and ``said`` (the day of the words it was
+    learned from) are sealed with the text."""
     text = text.strip()
     if not text:
         raise InvalidInput("a fact needs some text.")
@@ -161,7 +173,7 @@ def add_fact(
         {
             "text": text,
             "evidence": list(evidence or []),
-            **_details(about, valid_from, valid_to, search_terms),
+            **_details(about, valid_from, valid_to, search_terms, said),
         },
         category=category.strip().lower() or "general",
         tier=tier,
@@ -193,6 +205,7 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
         _life_date(data.get("valid_from")),
         _life_date(data.get("valid_to")),
         [str(t) for t in data.get("search_terms") or []],
+        _life_date(data.get("said")),
     )
 
 
@@ -272,7 +285,7 @@ def _payload(fact: FactView) -> dict[str, Any]:
     return {
         "text": fact.text,
         "evidence": fact.evidence,
-        **_details(fact.about, fact.valid_from, fact.valid_to, fact.search_terms),
+        **_details(fact.about, fact.valid_from, fact.valid_to, fact.search_terms, fact.said),
     }
 
 
@@ -280,17 +293,19 @@ def restate(
     vault: Vault,
     fact: FactView,
     evidence: list[str],
-    valid_from: date | None = None,
+    said_on: date | None = None,
     search_terms: list[str] | None = None,
 ) -> None:
-    """A fact said again: one fact, every source, and its time counts again from the newest
-    telling (an expired fact is live again)."""
+    """A fact said again (on ``said_on``, the day of the words): one fact, every source, and
+    a tier's time counts again from the newest telling (an expired fact is live again). When
+    it was true in the person's life stays as it was."""
     payload = _payload(fact)
     payload["evidence"] = sorted(set(fact.evidence) | set(evidence))
-    if fact.tier in TIERS and TIERS[fact.tier] is not None:
-        newest = max(d for d in (valid_from, fact.valid_from, clock.today()) if d is not None)
-        payload["valid_from"] = newest.isoformat()
-        payload.pop("valid_to", None)
+    newest = (
+        max(d for d in (said_on, fact.said) if d is not None) if (said_on or fact.said) else None
+    )
+    if newest is not None:
+        payload["said"] = newest.isoformat()
     terms = [*fact.search_terms, *(t for t in search_terms or [] if t not in fact.search_terms)]
     if terms:
         payload["search_terms"] = terms[:12]
@@ -352,8 +367,22 @@ def normalized(text: str) -> str:
 # -- forgotten facts: the rows (the rule is forgetting.py's) ---------------------------------
 
 
+FINGERPRINT_KEY = "fingerprint_key"
+
+
 def fingerprint(vault: Vault, words: str) -> str:
-    """A keyed mark of ``words``: equal for equal words, useless without the vault's key."""
+    """A keyed mark of ``words``: equal for equal words, useless without the key. The key is
+    its own random secret, sealed in the settings, so a rekey (a new data key) keeps every
+    forgotten fact forgotten."""
+    key = settings.get(vault, FINGERPRINT_KEY)
+    if not key:
+        key = secrets.token_hex(32)
+        settings.put(vault, FINGERPRINT_KEY, key)
+    return hmac.new(bytes.fromhex(str(key)), words.encode(), hashlib.sha256).hexdigest()
+
+
+def legacy_mark(vault: Vault, words: str) -> str:
+    """The mark facts forgotten before fingerprints carry (keyed by the data key)."""
     return vault.sealer.mac("forgotten fact", words)
 
 
@@ -395,12 +424,28 @@ def scrub_runs(vault: Vault, texts: list[str]) -> None:
                 kept = [ln for ln in lines if not any(n in normalized(str(ln)) for n in needles)]
                 if len(kept) != len(lines):
                     details[key], changed = kept, True
-        raw = details.get("raw")
-        if raw is not None and any(n in normalized(str(raw)) for n in needles):
-            details.pop("raw")
-            changed = True
+        for key in ("raw", "partial"):  # an answer kept, summaries carried: go whole
+            held = details.get(key)
+            if held and any(n in normalized(str(held)) for n in needles):
+                details.pop(key)
+                changed = True
         if changed:
             vault.update(ExtractionRun, row.id, details)
+
+
+def scrub_daily_memories(vault: Vault, texts: list[str]) -> None:
+    """Drop a forgotten fact from the daily memories' list of facts learned that day."""
+    needles = {normalized(t) for t in texts if t.strip()}
+    for row in DailyMemory.select():
+        try:
+            content = vault.open(row)
+        except RecordDamaged:
+            continue
+        facts = content.get("user_facts")
+        if isinstance(facts, list):
+            kept = [f for f in facts if normalized(str(f)) not in needles]
+            if len(kept) != len(facts):
+                vault.update(DailyMemory, row.id, {**content, "user_facts": kept})
 
 
 def add_daily_memory(
