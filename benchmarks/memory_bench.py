@@ -30,7 +30,7 @@ from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.coach import context
 from companion.llm.tokens import CLAUDE_BUDGET, LOCAL_BUDGET
-from companion.memory import followups, store
+from companion.memory import followups, store, summaries
 from companion.paths import VaultPaths
 from companion.vault import Vault
 from companion.vault.models import Fact
@@ -178,7 +178,7 @@ def build_history(
                 when=at(today - timedelta(days=3)))  # fmt: skip
     if terms:  # the next morning's daily memory, as extraction writes it
         night = today - timedelta(days=3)
-        store.add_daily_memory(vault, night + timedelta(days=1), night, night, {
+        summaries.add_daily_memory(vault, night + timedelta(days=1), night, night, {
             "journal_summary": "Lay awake until four again, couldn't switch their head off.",
             "search_terms": TERMS["sleep"]})  # fmt: skip
     questions.append(Question("paraphrase", "Has my insomnia come up lately?",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import followups, store
+from companion.memory import followups, store, summaries
 from companion.paths import VaultPaths
 from companion.vault import Vault
 
@@ -124,7 +124,7 @@ def fill(vault: Vault) -> None:
         ("Wants to sleep before midnight", "goals", "learned"),
     ):
         store.add_fact(vault, text, category, source=source, evidence=["journal_entry:2"])
-    memory = store.add_daily_memory(
+    memory = summaries.add_daily_memory(
         vault,
         today,
         today - timedelta(days=1),

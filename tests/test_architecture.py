@@ -43,7 +43,9 @@ OWNERS: dict[str, set[str]] = {
     "companion.vault.settings": {"Setting"},
     "companion.vault.postings": {"IndexBucket", "IndexDelta", "IndexState"},
     "companion.llm.ledger": {"OutboundCall"},
-    "companion.memory.store": {"Fact", "DailyMemory", "SessionSummary", "ExtractionRun"},
+    "companion.memory.store": {"Fact"},
+    "companion.memory.summaries": {"DailyMemory", "SessionSummary"},
+    "companion.memory.runs": {"ExtractionRun"},
     "companion.memory.followups": {"FollowUp"},
     "companion.memory.urges": {"UrgeEvent"},
 }

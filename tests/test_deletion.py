@@ -170,7 +170,7 @@ def test_a_forgotten_fact_leaves_the_vault_and_is_not_learned_again(
 
     from companion import clock
     from companion.activity import chat
-    from companion.memory import forgetting, store
+    from companion.memory import forgetting, runs, store
     from companion.usecases.unlocked import Unlocked
 
     paths = created[0]
@@ -181,10 +181,10 @@ def test_a_forgotten_fact_leaves_the_vault_and_is_not_learned_again(
             vault, SECRET, "history", "semantic", "said", [f"chat_message:{said.id}"]
         )
         newer = store.edit_fact(vault, first, SECRET + ", not even Dan")
-        run = store.start_run(vault)
-        store.finish_run(vault, run, "done", {"changes": [f"+ {SECRET}", "+ Likes tea"]})
+        run = runs.start_run(vault)
+        runs.finish_run(vault, run, "done", {"changes": [f"+ {SECRET}", "+ Likes tea"]})
         forgetting.forget_fact(vault, newer)
-        latest = store.latest_run(vault)
+        latest = runs.latest_run(vault)
         assert latest is not None and latest[1]["changes"] == ["+ Likes tea"]
         assert store.live_facts(vault) == [] and store.all_facts(vault) == []
         assert forgetting.is_forgotten(vault, SECRET) and forgetting.is_forgotten(

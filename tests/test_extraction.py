@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.llm import configured, ledger
-from companion.memory import extraction, forgetting, pending, store
+from companion.memory import extraction, forgetting, pending, runs, store, summaries
 from companion.memory.apply import enforce_size_cap
 from companion.memory.pending import PENDING_KEY
 from companion.vault import settings
@@ -124,7 +124,7 @@ def test_failures_leave_everything_unmemorized(vault, fake_llm) -> None:
     assert unmemorized(vault) == before and Fact.select().count() == 0
     statuses = [c.status for c in reversed(ledger.calls(vault))]
     assert statuses == ["error"] * 5  # every call is in the ledger, failed ones included
-    latest = store.latest_run(vault)
+    latest = runs.latest_run(vault)
     assert latest is not None and latest[0].status == "failed"
     assert "expected form" in latest[1]["reason"]
 
@@ -181,7 +181,7 @@ def test_provenance_rules(vault, fake_llm) -> None:
     assert "Loves broccoli" in dropped and "Lives on the moon" in dropped
     [question] = pending.waiting(vault)  # the user's own fact: asked, not changed
     assert question.fact_id == mine and question.value == "Sponsor is Alex"
-    details = store.latest_run(vault)[1]
+    details = runs.latest_run(vault)[1]
     assert any("broccoli" in d for d in details["dropped"])
 
 
@@ -308,7 +308,7 @@ def test_size_cap_retires_oldest_of_largest_category(vault) -> None:
 
 def test_interrupted_run_is_recorded(vault, fake_llm) -> None:
     day_of_activity(vault)
-    run_id = store.start_run(vault)  # as if a killed process left it
+    run_id = runs.start_run(vault)  # as if a killed process left it
     fake_llm.push(tool(answer()))
     run(vault)
     assert ExtractionRun.get_by_id(run_id).status == "failed"
@@ -347,10 +347,10 @@ def test_a_failed_later_chunk_keeps_what_earlier_chunks_learned(vault, fake_llm)
     assert DailyMemory.select().count() == 0
     fake_llm.push(*(tool(answer(journal_summary="BETA")) for _ in range(5)))
     assert run(vault, force=True).error == ""  # asked again at once ("Learn now")
-    memory = store.newest_daily_memory(vault)[1]
+    memory = summaries.newest_daily_memory(vault)[1]
     assert "ALPHA" in memory["journal_summary"] and "BETA" in memory["journal_summary"]
     assert (
-        store.newest_daily_memory(vault)[0].covering_from
+        summaries.newest_daily_memory(vault)[0].covering_from
         == (NOW - timedelta(days=4)).date().isoformat()
     )
 
@@ -430,20 +430,20 @@ def test_failed_updates_wait_longer_each_time_instead_of_trying_at_every_unlock(
     from datetime import datetime, timedelta
 
     from companion import clock
-    from companion.memory import extraction, store
+    from companion.memory import extraction, runs
 
     now = datetime(2026, 3, 12, 9, 0).astimezone()
     clock.set_clock(lambda: now)
     assert extraction.needs_run(vault)  # nothing learned today yet
     for _ in range(3):
-        run = store.start_run(vault)
-        store.finish_run(vault, run, "failed", {"reason": "the model is overloaded."})
+        run = runs.start_run(vault)
+        runs.finish_run(vault, run, "failed", {"reason": "the model is overloaded."})
     # Three failures in a row: the next try is an hour after the last (15, 30, 60 minutes).
     assert not extraction.needs_run(vault)
     clock.set_clock(lambda: now + timedelta(minutes=59))
     assert not extraction.needs_run(vault)
     clock.set_clock(lambda: now + timedelta(minutes=61))
     assert extraction.needs_run(vault)
-    run = store.start_run(vault)
-    store.finish_run(vault, run, "done", {})  # a success ends the waiting
+    run = runs.start_run(vault)
+    runs.finish_run(vault, run, "done", {})  # a success ends the waiting
     assert extraction.next_try() is None

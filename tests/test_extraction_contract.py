@@ -13,7 +13,7 @@ from companion import clock
 from companion.activity import journal
 from companion.llm import Gateway, configured, ledger
 from companion.llm.gateway import ProviderConfig
-from companion.memory import extraction, followups, forgetting, pending, store
+from companion.memory import extraction, followups, forgetting, pending, runs, store, summaries
 from companion.vault.models import Fact
 from tests.extraction_helpers import answer
 from tests.fake_llm import tool
@@ -67,13 +67,13 @@ def test_a_bad_urge_time_keeps_the_rest_of_the_day(vault, fake_llm, provider) ->
     assert result.error == "" and result.calls == 1
     assert [f.text for f in store.live_facts(vault)] == ["Has a cat"]
     assert "1 item not used" in result.line
-    latest = store.latest_run(vault)
+    latest = runs.latest_run(vault)
     assert latest is not None and latest.info.status == "done"
     assert (
         "urge 1: when is not a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM)" in latest.details["dropped"]
     )
     assert latest.details["raw"][0]["urges"][0]["when"] == "after the shift"  # sealed, kept
-    daily = store.newest_daily_memory(vault)
+    daily = summaries.newest_daily_memory(vault)
     assert daily is not None and "Texted Dana" in daily.content["journal_summary"]
     assert [c.purpose for c in ledger.calls(vault)] == ["extraction"]  # one call, not two
     assert run(vault, fake_llm, provider).ran is False  # and nothing is sent again
@@ -372,7 +372,7 @@ def test_forgetting_takes_the_words_out_of_questions_and_the_days_list(vault, fa
     assert pending.waiting(vault) == []  # the question quoted it
     climbing = next(f for f in store.live_facts(vault) if "climbing" in f.text)
     forgetting.forget_fact(vault, climbing.id)
-    daily = store.newest_daily_memory(vault)
+    daily = summaries.newest_daily_memory(vault)
     assert daily is not None and daily.content["user_facts"] == []
 
 

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from companion import clock
 from companion.activity import chat, checkins, journal
-from companion.memory import insights, store
+from companion.memory import insights, runs, summaries
 from companion.vault import Vault
 from companion.vault.maintenance import verify
 from companion.vault.models import JournalEntry, UrgeEvent
@@ -111,8 +111,8 @@ def test_kill_during_extraction_leaves_everything_unmemorized(created, passfile,
     with Vault.unlock(paths, PASSPHRASE) as vault:
         assert verify(vault).clean
         assert JournalEntry.select().where(JournalEntry.memorized == 0).count() == 1
-        assert store.newest_daily_memory(vault) is None
-        assert store.latest_run(vault)[0].status == "running"  # marked interrupted next run
+        assert summaries.newest_daily_memory(vault) is None
+        assert runs.latest_run(vault)[0].status == "running"  # marked interrupted next run
 
 
 def test_weekly_insights_and_a_share_report_without_text(vault) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from companion import clock, logs
 from companion.activity import chat, checkins, drafts, journal, profile
 from companion.llm import ledger
-from companion.memory import store
+from companion.memory import runs, store, summaries
 from companion.paths import log_dir
 from companion.vault import Vault, settings
 from tests.conftest import PASSPHRASE, child_env, run_cli
@@ -83,12 +83,12 @@ def write_everything(vault: Vault) -> None:
         },
     )
     store.add_fact(vault, marker("fact"), "recovery", evidence=["journal_entry:1"])
-    store.add_daily_memory(
+    summaries.add_daily_memory(
         vault, day, date(2026, 1, 1), day, {"journal_summary": marker("dailymem"), "follow_ups": []}
     )
-    store.put_session_summary(vault, session.id, {"summary_text": marker("summary")})
-    run = store.start_run(vault)
-    store.finish_run(vault, run, "failed", {"reason": marker("runreason")})
+    summaries.put_session_summary(vault, session.id, {"summary_text": marker("summary")})
+    run = runs.start_run(vault)
+    runs.finish_run(vault, run, "failed", {"reason": marker("runreason")})
     drafts.save(vault, "journal", marker("draft"))
     ledger.record(vault, "chat", marker("model"), 10, 5, 0.001)
     settings.put(vault, "anthropic_api_key", marker("apikey"))

@@ -82,9 +82,9 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def memory_json(vault: Vault) -> dict[str, Any]:
-    from companion.memory import followups, store
+    from companion.memory import followups, store, summaries
 
-    newest = store.newest_daily_memory(vault)
+    newest = summaries.newest_daily_memory(vault)
     daily = None
     if newest:
         row, content = newest

@@ -30,7 +30,7 @@ from companion import clock
 from companion.activity import checkins, profile, progress
 from companion.coach import recall
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
-from companion.memory import followups, sobriety, store
+from companion.memory import followups, sobriety, store, summaries
 from companion.vault import Vault
 
 HEADER = "## What You Know About This User"
@@ -123,7 +123,7 @@ def follow_up_lines(vault: Vault, today: date) -> list[str]:
     return lines[: CAPS["follow_up"]]
 
 
-def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]) -> list[str]:
+def momentum_lines(vault: Vault, today: date, recent: list[summaries.SummaryView]) -> list[str]:
     lines = []
     window = 60  # the recent days say it, unless the streak is longer than them
     streak = progress.streak(checkins.dates(since=today - timedelta(days=window)), today)
@@ -131,7 +131,7 @@ def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]
         streak = progress.streak(checkins.dates(), today)
     if streak:
         lines.append(f"Check-in streak: {streak} days")
-    newest = store.newest_daily_memory(vault)
+    newest = summaries.newest_daily_memory(vault)
     if newest:
         info, memory = newest
         told = " ".join(
@@ -143,7 +143,7 @@ def momentum_lines(vault: Vault, today: date, summaries: list[store.SummaryView]
         if memory.get("emotional_state"):
             lines.append(f"Emotional state ({info.date}): {memory['emotional_state']}")
         lines += [f"Pattern: {p}" for p in memory.get("notable_patterns") or []]
-    for summary in summaries:
+    for summary in recent:
         outcome = summary.content.get("outcome") or summary.content.get("summary_text")
         if outcome:
             lines.append(f"Session {summary.updated_at:%Y-%m-%d}: {outcome}")
@@ -194,11 +194,11 @@ def build(
         (f for f in facts if not f.pinned and f.id not in shown),
         key=lambda f: (f.category != "preferences", -f.created_at.timestamp()),
     )
-    summaries = store.session_summaries(vault, limit=3)  # on the record only
+    recent = summaries.session_summaries(vault, limit=3)  # on the record only
     tiers = [
         (KEEP, reserved, 1.0),
         (RELEVANT, relevant, RECALL_SHARE if found and found.recall else RELEVANT_SHARE),
-        (MOMENTUM, profile_part[1:] + momentum_lines(vault, today, summaries), 1.0),
+        (MOMENTUM, profile_part[1:] + momentum_lines(vault, today, recent), 1.0),
         (ALSO, [f"({f.category}) {f.text}" for f in others], 1.0),
     ]
     return fit(tiers, budget)

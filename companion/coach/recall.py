@@ -17,7 +17,7 @@ from typing import Any
 
 from companion import clock
 from companion.activity import chat, profile
-from companion.memory import entities, store
+from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
 from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
@@ -145,7 +145,7 @@ def relevant(
     if current_session is not None:
         hidden.add(current_session)
     unsaid = chat.message_ids_in(hidden)
-    fresh = store.fresh_summary_ids() - store.summary_ids_of(hidden)
+    fresh = summaries.fresh_summary_ids() - summaries.summary_ids_of(hidden)
 
     def allowed(doc: Ref) -> bool:
         if doc.kind == "reply":

@@ -14,7 +14,7 @@ from companion.coach import capture, prompt, safety
 from companion.errors import ModelError
 from companion.llm import Gateway, OnText, Request, configured
 from companion.llm.provider import emit
-from companion.memory import followups, forgetting, pending, store
+from companion.memory import followups, forgetting, pending, store, summaries
 from companion.vault import Vault
 
 HISTORY_LIMIT = 24
@@ -190,7 +190,7 @@ def close_session(vault: Vault, session_id: int) -> None:
     if session.ended_at is None:
         last = chat.last_activity(session)
         chat.end(vault, session_id, last if clock.now() - last > IDLE_CLOSE else None)
-    if session.off_record or store.has_summary(session_id):
+    if session.off_record or summaries.has_summary(session_id):
         return
     messages = chat.messages(vault, session_id)
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
@@ -201,7 +201,7 @@ def close_session(vault: Vault, session_id: int) -> None:
     text = f'{last_user.created_at:%Y-%m-%d}: you said "{said}"'
     if last_reply is not None:
         text += f'; the coach answered "{_clip(_first_sentence(last_reply.content), 140)}"'
-    store.put_session_summary(
+    summaries.put_session_summary(
         vault, session_id, {"summary_text": text + ".", "offline": True}, tier="conversation"
     )
 

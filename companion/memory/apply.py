@@ -9,7 +9,7 @@ from typing import Any
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import followups, likeness, pending, store, urges
+from companion.memory import followups, likeness, pending, store, summaries, urges
 from companion.memory.gather import Chunk
 from companion.memory.pending import CONFIRM_FIELDS
 from companion.memory.revise import Counts, Revision
@@ -37,7 +37,7 @@ def apply_chunk(
                 counts.dropped.append(f"summary of session {item.session_id}: not in the data")
                 continue
             summary = item.model_dump(mode="json", exclude={"session_id"})
-            store.put_session_summary(vault, item.session_id, summary, tier="episodic")
+            summaries.put_session_summary(vault, item.session_id, summary, tier="episodic")
         _profile(vault, data.profile_updates, chunk.user_refs, counts)
         _follow_ups(revision, data)
         for urge in data.urges:
@@ -49,7 +49,7 @@ def apply_chunk(
         _mark(vault, chunk)
         if daily is not None:  # the facts the run added (not those refused or merged)
             daily["user_facts"] = [*daily.get("user_facts", []), *counts.added_texts]
-            store.add_daily_memory(
+            summaries.add_daily_memory(
                 vault, clock.today(), daily.pop("covering_from"), daily.pop("covering_to"), daily
             )
         enforce_size_cap(vault)

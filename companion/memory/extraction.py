@@ -15,7 +15,7 @@ from typing import Any
 from companion import clock
 from companion.errors import CompanionError
 from companion.llm import Gateway, Request, prompts
-from companion.memory import gather, store
+from companion.memory import gather, runs, summaries
 from companion.memory.apply import apply_chunk
 from companion.memory.revise import Counts
 from companion.memory.schema import TOOL, Answer, InvalidOutput, Output, validate
@@ -42,7 +42,7 @@ class Result:
 def needs_run(vault: Vault) -> bool:
     """The unlock rule: no DailyMemory yet, or the newest is from before today; and after
     failures, not before the next try is due (see ``next_try``)."""
-    newest = store.newest_daily_memory(vault)
+    newest = summaries.newest_daily_memory(vault)
     due = newest is None or newest.info.date < clock.today().isoformat()
     waiting = next_try()
     return due and (waiting is None or waiting <= clock.now())
@@ -56,7 +56,7 @@ def next_try() -> datetime | None:
     """After failures in a row, when the unlock rule may try again: 15 minutes after the
     first, doubling with each, at most a day. None when the last update did not fail.
     "Learn now" does not wait."""
-    failures, last = store.failures_in_a_row()
+    failures, last = runs.failures_in_a_row()
     if not failures or last is None:
         return None
     wait: timedelta = min(BACKOFF_FIRST * 2 ** (failures - 1), BACKOFF_MOST)
@@ -117,7 +117,7 @@ def _merge(daily: dict[str, Any], data: Answer, chunk: gather.Chunk) -> None:
 
 def _carried_over(vault: Vault) -> dict[str, Any]:
     """The summaries of chunks a failed run already saved, so today's memory covers them."""
-    latest = store.latest_run(vault)
+    latest = runs.latest_run(vault)
     if latest is None or latest.info.status == "done" or not latest.details.get("partial"):
         return {}
     daily = dict(latest.details["partial"])
@@ -142,8 +142,8 @@ async def extract(
     if not items:
         return result
     daily = _carried_over(vault)
-    store.close_interrupted_runs(vault)
-    run_id = store.start_run(vault)
+    runs.close_interrupted_runs(vault)
+    run_id = runs.start_run(vault)
     parts = gather.chunks(items, input_budget(vault))
     system = system_prompt()
     result.ran = True
@@ -151,7 +151,7 @@ async def extract(
     raws: list[Any] = []  # answers that had items not used
 
     def note(step: str) -> None:
-        store.note_run(vault, run_id, {"progress": step, "partial": carried})
+        runs.note_run(vault, run_id, {"progress": step, "partial": carried})
 
     try:
         for number, chunk in enumerate(parts, 1):
@@ -171,7 +171,7 @@ async def extract(
                 note(step)
     except (CompanionError, InvalidOutput) as err:
         result.error = str(err)
-        store.finish_run(
+        runs.finish_run(
             vault,
             run_id,
             "failed",
@@ -183,7 +183,7 @@ async def extract(
             },
         )
         return result
-    store.finish_run(
+    runs.finish_run(
         vault,
         run_id,
         "done",

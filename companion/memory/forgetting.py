@@ -17,7 +17,7 @@ from typing import Any
 from companion import clock
 from companion.activity import profile
 from companion.errors import InvalidInput
-from companion.memory import entities, likeness, pending, store
+from companion.memory import entities, likeness, pending, runs, store, summaries
 from companion.vault import Vault
 
 UNDO_DAYS = 7
@@ -70,8 +70,8 @@ def forget_fact(vault: Vault, fact_id: int) -> None:
                 payload["undo_until"] = clock.stamp(clock.now() + timedelta(days=UNDO_DAYS))
             store.bury(vault, version.id, payload)
         texts = [v.text for v in versions if v.text]
-        store.scrub_runs(vault, texts)
-        store.scrub_daily_memories(vault, texts)
+        runs.scrub_runs(vault, texts)
+        summaries.scrub_daily_memories(vault, texts)
         pending.drop_for_facts(vault, {v.id for v in versions})
         _resync_people(vault)
     vault.erase_traces()

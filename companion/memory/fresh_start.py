@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import entities, followups, store, urges
+from companion.memory import entities, followups, runs, store, summaries, urges
 from companion.memory.pending import PENDING_KEY
 from companion.vault import Vault, backup, settings
 
@@ -28,7 +28,9 @@ class Erased:
 
 def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = False) -> Erased:
     with vault.transaction():
-        learned = store.erase_all(vault)
+        facts = store.erase_all(vault)
+        daily, sessions = summaries.erase_all(vault)
+        runs.erase_all(vault)
         follow_ups = followups.erase_all(vault)
         urges.erase_all(vault)
         settings.remove(vault, PENDING_KEY)
@@ -37,9 +39,9 @@ def fresh_start(vault: Vault, profile_too: bool = False, backups_too: bool = Fal
     vault.erase_traces()
     removed_backups = backup.delete_all(vault.paths) if backups_too else 0
     return Erased(
-        learned.facts,
-        learned.daily_memories,
-        learned.session_summaries,
+        facts,
+        daily,
+        sessions,
         follow_ups,
         removed_profile,
         removed_backups,

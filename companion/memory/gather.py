@@ -11,7 +11,7 @@ from typing import Any
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
-from companion.memory import followups, store
+from companion.memory import followups, store, summaries
 from companion.retrieval.rank import Index
 from companion.vault import Vault, words
 
@@ -181,8 +181,8 @@ def document(vault: Vault, chunk: Chunk) -> dict[str, Any]:
     open follow-ups (with ids), the profile, previous summaries of the sessions in this
     chunk, and the activity."""
     now = clock.now()
-    summaries = store.summaries_of(vault, list(chunk.sessions))
-    previous = {str(sid): content for sid, content in summaries.items()}
+    earlier = summaries.summaries_of(vault, list(chunk.sessions))
+    previous = {str(sid): content for sid, content in earlier.items()}
     follow_ups = [
         f"#{f.id} {f.text}" + (f" (due {f.due.isoformat()})" if f.due else "")
         for f in followups.open_items(vault)

@@ -15,7 +15,7 @@ from typing import Any
 from companion import clock
 from companion.activity import chat, checkins, progress
 from companion.errors import InvalidInput
-from companion.memory import store, urges
+from companion.memory import summaries, urges
 from companion.memory.vocabulary import plain, strategy_label, trigger_label
 from companion.vault import Vault
 
@@ -108,7 +108,7 @@ def weekly(vault: Vault, week: str | None = None) -> Week:
                 }
             )
     intensities = [float(u["intensity"]) for u in seen if u.get("intensity") is not None]
-    for summary in store.summaries_updated_between(vault, start, end):
+    for summary in summaries.summaries_updated_between(vault, start, end):
         value = summary.content.get("urge_intensity")
         if isinstance(value, int):
             intensities.append(float(value))

@@ -1,5 +1,5 @@
-"""Storage for learned memory: facts, daily memories, session summaries and extraction runs,
-each sealed; the queries the coach, extraction and the screens need live here too.
+"""Learned facts, each sealed, and the queries the coach, extraction and the screens need.
+(Daily memories and session summaries are ``summaries``; the memory update log is ``runs``.)
 
 Facts are never silently destroyed: an edit closes the old version (``valid_until``) and links
 the new one through ``supersedes``."""
@@ -10,16 +10,14 @@ import hashlib
 import hmac
 import secrets
 import weakref
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion import clock
-from companion.activity import chat
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, settings, tuples
-from companion.vault.models import DailyMemory, ExtractionRun, Fact, SessionSummary
+from companion.vault import Vault, settings
+from companion.vault.models import Fact
 
 TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
 SOURCES = ("learned", "said", "wrote")
@@ -52,39 +50,6 @@ class FactView:
     def locked(self) -> bool:
         """The user wrote or edited it: extraction may only ask about changing it."""
         return self.source == "wrote"
-
-
-@dataclass(frozen=True)
-class DailyInfo:
-    id: int
-    date: str
-    covering_from: str
-    covering_to: str
-
-
-class DailyMemoryView(NamedTuple):
-    info: DailyInfo
-    content: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class RunInfo:
-    id: int
-    status: str  # running | done | failed
-    started_at: str
-    finished_at: str | None
-
-
-class RunView(NamedTuple):
-    info: RunInfo
-    details: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class SummaryView:
-    session_id: int
-    updated_at: datetime
-    content: dict[str, Any]
 
 
 def _expiry(tier: str) -> str | None:
@@ -223,14 +188,14 @@ def live_facts(vault: Vault) -> list[FactView]:
         return list(cached[1])
     rows = Fact.select().where((Fact.deleted == 0) & Fact.valid_until.is_null())
     # A damaged fact (a flag flipped outside Companion: an un-deleted fact) never goes out.
-    found = _readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
+    found = readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
     _LIVE[vault] = (mark, found)
     return list(found)
 
 
 def all_facts(vault: Vault) -> list[FactView]:
     """Every fact not deleted, history included (damaged ones left out), for export."""
-    return _readable(
+    return readable(
         Fact.select().where(Fact.deleted == 0).order_by(Fact.id), lambda r: fact_view(vault, r)
     )
 
@@ -406,194 +371,9 @@ def buried(vault: Vault) -> list[tuple[int, str, bool, dict[str, Any]]]:
     return out
 
 
-def scrub_runs(vault: Vault, texts: list[str]) -> None:
-    """Drop the lines of the memory update log that quote any of ``texts``; a kept raw answer
-    that quotes one goes whole."""
-    needles = [normalized(t) for t in texts if t.strip()]
-    if not needles:
-        return
-    for row in ExtractionRun.select():
-        try:
-            details = vault.open(row)
-        except RecordDamaged:
-            continue
-        changed = False
-        for key in ("changes", "dropped"):
-            lines = details.get(key)
-            if isinstance(lines, list):
-                kept = [ln for ln in lines if not any(n in normalized(str(ln)) for n in needles)]
-                if len(kept) != len(lines):
-                    details[key], changed = kept, True
-        for key in ("raw", "partial"):  # an answer kept, summaries carried: go whole
-            held = details.get(key)
-            if held and any(n in normalized(str(held)) for n in needles):
-                details.pop(key)
-                changed = True
-        if changed:
-            vault.update(ExtractionRun, row.id, details)
-
-
-def scrub_daily_memories(vault: Vault, texts: list[str]) -> None:
-    """Drop a forgotten fact from the daily memories' list of facts learned that day."""
-    needles = {normalized(t) for t in texts if t.strip()}
-    for row in DailyMemory.select():
-        try:
-            content = vault.open(row)
-        except RecordDamaged:
-            continue
-        facts = content.get("user_facts")
-        if isinstance(facts, list):
-            kept = [f for f in facts if normalized(str(f)) not in needles]
-            if len(kept) != len(facts):
-                vault.update(DailyMemory, row.id, {**content, "user_facts": kept})
-
-
-def add_daily_memory(
-    vault: Vault, day: date, covering_from: date, covering_to: date, content: dict[str, Any]
-) -> int:
-    return vault.insert(
-        DailyMemory,
-        content,
-        date=day.isoformat(),
-        covering_from=covering_from.isoformat(),
-        covering_to=covering_to.isoformat(),
-        created_at=clock.stamp(),
-    )
-
-
-def _daily(vault: Vault, row: DailyMemory) -> DailyMemoryView:
-    info = DailyInfo(row.id, row.date, row.covering_from, row.covering_to)
-    return DailyMemoryView(info, vault.open(row))
-
-
-def newest_daily_memory(vault: Vault) -> DailyMemoryView | None:
-    row = DailyMemory.select().order_by(DailyMemory.date.desc(), DailyMemory.id.desc()).first()
-    return _daily(vault, row) if row else None
-
-
-def daily_memories(vault: Vault, first: date | None = None) -> list[DailyMemoryView]:
-    """Daily memories dated ``first`` or later (all by default), oldest first."""
-    rows = DailyMemory.select().order_by(DailyMemory.date)
-    if first is not None:
-        rows = rows.where(DailyMemory.date >= first.isoformat())
-    return _readable(rows, lambda r: _daily(vault, r))
-
-
-def put_session_summary(
-    vault: Vault, session_id: int, content: dict[str, Any], tier: str = "semantic"
-) -> int:
-    """One summary per session: a session that grew gets its summary replaced."""
-    now = clock.stamp()
-    with vault.transaction():
-        row = SessionSummary.get_or_none(SessionSummary.session == session_id)
-        if row is None:
-            return vault.insert(
-                SessionSummary,
-                content,
-                session=session_id,
-                tier=tier,
-                created_at=now,
-                updated_at=now,
-                expires_at=_expiry(tier),
-            )
-        vault.update(
-            SessionSummary, row.id, content, tier=tier, updated_at=now, expires_at=_expiry(tier)
-        )
-        return int(row.id)
-
-
-def _unexpired(column: Any) -> Any:
-    return column.is_null() | (column > clock.stamp())
-
-
-def _summary(vault: Vault, row: SessionSummary) -> SummaryView:
-    content = vault.open(row)
-    return SummaryView(row.session_id, clock.parse_stamp(row.updated_at), content)
-
-
-def session_summaries(
-    vault: Vault,
-    limit: int | None = None,
-    on_record: bool = True,
-    fresh: bool = True,
-    newest_first: bool = True,
-) -> list[SummaryView]:
-    """Newest first (else in the order they were written). ``on_record``: off-the-record
-    sessions left out (they have none to give anyway); ``fresh``: summaries past their tier's
-    TTL left out."""
-    order = SessionSummary.updated_at.desc() if newest_first else SessionSummary.id
-    rows = SessionSummary.select().order_by(order)
-    if fresh:
-        rows = rows.where(_unexpired(SessionSummary.expires_at))
-    if on_record:
-        rows = rows.where(SessionSummary.session.not_in(list(chat.off_record_ids(vault))))
-    if limit is not None:
-        rows = rows.limit(limit)
-    return _readable(rows, lambda r: _summary(vault, r))
-
-
-def summaries_updated_between(vault: Vault, start: str, end: str) -> list[SummaryView]:
-    rows = SessionSummary.select().where(
-        (SessionSummary.updated_at >= start) & (SessionSummary.updated_at < end)
-    )
-    return _readable(rows, lambda r: _summary(vault, r))
-
-
-def summaries_of(vault: Vault, session_ids: list[int]) -> dict[int, dict[str, Any]]:
-    rows = SessionSummary.select().where(SessionSummary.session.in_(session_ids))
-    return {view.session_id: view.content for view in (_summary(vault, r) for r in rows)}
-
-
-def has_summary(session_id: int) -> bool:
-    return SessionSummary.get_or_none(SessionSummary.session == session_id) is not None
-
-
-def start_run(vault: Vault) -> int:
-    return vault.insert(ExtractionRun, {}, started_at=clock.stamp(), status="running")
-
-
-def note_run(vault: Vault, run_id: int, details: dict[str, Any]) -> None:
-    """Progress of a run still going (what the panel shows, what a failure carries on)."""
-    vault.update(ExtractionRun, run_id, details)
-
-
-def finish_run(vault: Vault, run_id: int, status: str, details: dict[str, Any]) -> None:
-    vault.update(ExtractionRun, run_id, details, status=status, finished_at=clock.stamp())
-
-
-def close_interrupted_runs(vault: Vault) -> None:
-    """A run left "running" belongs to a process that died: record it as interrupted."""
-    for row in ExtractionRun.select().where(ExtractionRun.status == "running"):
-        finish_run(vault, row.id, "failed", {"reason": "interrupted (the app stopped)"})
-
-
 def set_pinned(vault: Vault, fact_id: int, pinned: bool) -> None:
     """Pinned facts rank with the profile essentials and are never retired by the size cap."""
     vault.update(Fact, fact_id, pinned=pinned, updated_at=clock.stamp())
-
-
-def latest_run(vault: Vault) -> RunView | None:
-    row = ExtractionRun.select().order_by(ExtractionRun.id.desc()).first()
-    if row is None:
-        return None
-    info = RunInfo(row.id, row.status, row.started_at, row.finished_at)
-    return RunView(info, vault.open(row))
-
-
-def failures_in_a_row() -> tuple[int, datetime | None]:
-    """How many memory updates failed since the last that did not, and when the newest of
-    them ended (plaintext status and times: nothing is decrypted)."""
-    count, newest = 0, None
-    query = ExtractionRun.select(ExtractionRun.status, ExtractionRun.finished_at)
-    for status, finished_at in tuples(query.order_by(ExtractionRun.id.desc()).limit(50)):
-        if status == "running":
-            continue
-        if status != "failed":
-            break
-        count += 1
-        if newest is None and finished_at:
-            newest = clock.parse_stamp(finished_at)
-    return count, newest
 
 
 SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
@@ -604,27 +384,7 @@ def facts_citing(vault: Vault, refs: set[str]) -> list[FactView]:
     return [f for f in live_facts(vault) if refs & set(f.evidence)]
 
 
-@dataclass
-class Erased:
-    facts: int
-    daily_memories: int
-    session_summaries: int
-
-
-def erase_all(vault: Vault) -> Erased:
-    """Everything learned goes (a fresh start): facts with their history, daily memories,
-    session summaries and extraction runs."""
-    with vault.transaction():
-        erased = Erased(
-            vault.delete_where(Fact, None),
-            vault.delete_where(DailyMemory, None),
-            vault.delete_where(SessionSummary, None),
-        )
-        vault.delete_where(ExtractionRun, None)
-    return erased
-
-
-def _readable(rows: Any, show: Any) -> list[Any]:
+def readable(rows: Any, show: Any) -> list[Any]:
     """Every record that reads; a damaged one is left out (`companion verify` names it)."""
     out = []
     for row in rows:
@@ -635,17 +395,6 @@ def _readable(rows: Any, show: Any) -> list[Any]:
     return out
 
 
-# -- what the retrieval index reads ----------------------------------------------------------
-
-
-def summary_ids_of(session_ids: Iterable[int]) -> set[int]:
-    """The summaries of these sessions."""
-    wanted = list(session_ids)
-    rows = SessionSummary.select(SessionSummary.id).where(SessionSummary.session << wanted)
-    return {int(rid) for (rid,) in tuples(rows)} if wanted else set()
-
-
-def fresh_summary_ids() -> set[int]:
-    """Session summaries within their tier's time (expired ones stay out of recall)."""
-    rows = SessionSummary.select(SessionSummary.id).where(_unexpired(SessionSummary.expires_at))
-    return {int(rid) for (rid,) in tuples(rows)}
+def erase_all(vault: Vault) -> int:
+    """Every fact goes, history and forgotten ones included (a fresh start)."""
+    return vault.delete_where(Fact, None)

@@ -13,7 +13,7 @@ from typing import Any
 from companion import __version__, clock
 from companion.activity import chat, checkins, journal, profile
 from companion.errors import RecordDamaged
-from companion.memory import store
+from companion.memory import store, summaries
 from companion.vault import Vault
 
 FORMATS = ("json", "markdown", "csv", "jrnl")
@@ -89,11 +89,11 @@ def collect(vault: Vault) -> dict[str, Any]:
                 "covering_to": info.covering_to,
                 **content,
             }
-            for info, content in store.daily_memories(vault)
+            for info, content in summaries.daily_memories(vault)
         ],
         "session_summaries": [
             {"session_id": s.session_id, **s.content}
-            for s in store.session_summaries(
+            for s in summaries.session_summaries(
                 vault, on_record=False, fresh=False, newest_first=False
             )
         ],

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from companion import clock
 from companion.errors import CompanionError
-from companion.memory import forgetting, fresh_start, pending, store
+from companion.memory import forgetting, fresh_start, pending, runs, store, summaries
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import (
     ConfirmScreen,
@@ -30,7 +30,7 @@ from companion.vault import Vault
 
 
 def extraction_status(vault: Vault) -> str:
-    latest = store.latest_run(vault)
+    latest = runs.latest_run(vault)
     if latest is None:
         return "Extraction: never run yet."
     row, details = latest
@@ -202,7 +202,7 @@ class MemoryScreen(DataScreen):
             )
         if highlighted is not None and highlighted < facts.option_count:
             facts.highlighted = highlighted
-        newest = store.newest_daily_memory(vault)
+        newest = summaries.newest_daily_memory(vault)
         self.query_one("#daily", Markdown).update(
             memory_markdown(newest[1], newest[0].date)
             if newest
@@ -341,7 +341,7 @@ class MemoryScreen(DataScreen):
             )
 
     def action_review(self) -> None:
-        latest = store.latest_run(self.vault)
+        latest = runs.latest_run(self.vault)
         if latest is None:
             self.notify("Nothing has been learned yet.")
             return
