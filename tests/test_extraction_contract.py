@@ -408,3 +408,25 @@ def test_said_again_keeps_when_it_happened_and_undo_does_not_block_it(vault, fak
     [kept] = store.live_facts(vault)
     assert kept.valid_from == date(2026, 10, 25) and kept.said == date(2026, 11, 19)
     assert not kept.expired(clock.now())
+
+
+def test_the_prompt_describes_every_field_the_schema_has() -> None:
+    from companion.llm import prompts
+    from companion.memory.schema import TOOL
+
+    text = prompts.load("extraction.md")
+    names: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            names.update(node.get("properties", {}))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(TOOL["input_schema"])
+    described = [n for n in names if f"`{n}`" in text or f".{n}`" in text]  # `facts.add`
+    assert sorted(names - set(described)) == []
+    assert "Sam" not in text and "```json" in text  # no invented name; a worked example
