@@ -245,3 +245,21 @@ def test_a_question_about_a_fact_you_wrote_and_undoing_a_delete(created, fake_ll
         live = {f.text: f for f in store.live_facts(vault)}
         assert "Lives in York" in live and live["Lives in York"].locked
         assert "Lives in Leeds" not in live and "Drinks tea at night" in live
+
+
+def test_the_panel_speaks_to_you_about_what_it_learned(created) -> None:
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        store.add_fact(vault, "Their sponsor is Dana", "relationships", source="said")
+        store.add_fact(vault, "Maya lent them 400 dollars", "relationships", source="learned")
+        store.add_fact(vault, "Their dog barks all night", "home", source="wrote")  # neighbours
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        return screen_text(app)
+
+    text = drive(paths, scenario)
+    assert "Your sponsor is Dana" in text and "Maya lent you 400 dollars" in text
+    assert "Their dog barks all night" in text  # your own words stay yours

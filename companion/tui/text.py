@@ -35,3 +35,29 @@ def literal(text: str) -> Content:
 def one_line(text: str, width: int = 80) -> str:
     flat = " ".join(visible(text).split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+_TO_YOU = {
+    "their": "your",
+    "theirs": "yours",
+    "them": "you",
+    "themselves": "yourself",
+    "themself": "yourself",
+    "they": "you",
+}
+_THEY = re.compile(r"\b(their|theirs|them|themselves|themself|they)\b", re.IGNORECASE)
+
+
+def to_you(text: str) -> str:
+    """A fact learned about the person, said to them: "Their sponsor is Dana" -> "Your
+    sponsor is Dana". Only the pronouns change (facts are written in the third person, with
+    no name, so "their" is the person's); verbs stay as written ("Likes long walks")."""
+
+    def swap(match: re.Match[str]) -> str:
+        word = match[1]
+        new = _TO_YOU[word.lower()]
+        if word.isupper() and len(word) > 1:
+            return new.upper()
+        return new.capitalize() if word[0].isupper() else new
+
+    return _THEY.sub(swap, text)

@@ -24,7 +24,7 @@ from companion.tui.screens.modals import (
     TextScreen,
     TypedConfirmScreen,
 )
-from companion.tui.text import literal, visible
+from companion.tui.text import literal, to_you, visible
 from companion.tui.widgets.picklist import PickList
 from companion.vault import Vault
 
@@ -70,13 +70,19 @@ def memory_markdown(content: dict[str, Any], day: str) -> str:
     return "\n\n".join(parts)
 
 
+def shown(fact: store.FactView) -> str:
+    """A fact as the panel says it: to you ("Your sponsor is Dana"), except the words you
+    wrote yourself, which stay as you wrote them."""
+    return fact.text if fact.locked else to_you(fact.text)
+
+
 def history_lines(versions: list[store.FactView]) -> list[str]:
     """The fact's versions, newest first: "was -> now"."""
     lines = []
     for view in versions:
         until = f" until {view.valid_until:%Y-%m-%d}" if view.valid_until else " (now)"
         source = store.SOURCE_LABELS.get(view.source, view.source)
-        lines.append(f"{view.created_at:%Y-%m-%d}{until}: {view.text} ({source})")
+        lines.append(f"{view.created_at:%Y-%m-%d}{until}: {shown(view)} ({source})")
     return lines
 
 
@@ -178,7 +184,7 @@ class MemoryScreen(DataScreen):
             source = store.SOURCE_LABELS.get(fact.source, fact.source)
             facts.add_option(
                 Option(
-                    literal(f"{pin}{fact.text}  ({source}, {fact.created_at:%Y-%m-%d})"),
+                    literal(f"{pin}{shown(fact)}  ({source}, {fact.created_at:%Y-%m-%d})"),
                     id=str(fact.id),
                 )
             )
