@@ -107,3 +107,36 @@ def test_waiting_for_the_coach_shows_and_a_new_chat_costs_no_call(created, fake_
     assert "The coach is thinking" in waiting
     assert "Here with you." in answered and "The coach is thinking" not in answered
     assert after == before
+
+
+def test_at_80_columns_the_list_of_chats_steps_aside(created) -> None:
+    from companion.activity import chat
+    from companion.vault import Vault
+    from tests.conftest import PASSPHRASE
+    from tests.tui_helpers import drive, screen_text, settle, unlock
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        old = chat.start(vault).id
+        chat.add_message(vault, old, "user", "The landlord called about the heating.")
+        chat.rename(vault, old, "Heating")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        hidden = screen_text(app)
+        await pilot.press("ctrl+b")
+        await settle(pilot)
+        shown = screen_text(app)
+        await pilot.press("enter")  # open the highlighted chat
+        await settle(pilot)
+        return hidden, shown, screen_text(app), app.focused.id
+
+    hidden, shown, opened, focused = drive(paths, scenario, size=(80, 24))
+    import re
+
+    listed = re.compile(r"\d{4}-\d\d-\d\d Heating")  # a row of the list, not the title
+    assert not listed.search(hidden) and "^b Chats" in hidden
+    assert listed.search(shown)
+    assert "The landlord called about the heating." in opened and focused == "message"

@@ -80,6 +80,13 @@ class ChatScreen(DataScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+n", "new_session", "New chat", id="chat-new", tooltip="Start a new session"),
         Binding(
+            "ctrl+b",
+            "toggle_sessions",
+            "Chats",
+            id="chat-sessions",
+            tooltip="Show or hide the list of chats",
+        ),
+        Binding(
             "ctrl+o",
             "off_record",
             "Off the record",
@@ -110,7 +117,12 @@ class ChatScreen(DataScreen):
                 yield VerticalScroll(id="conversation")
                 yield Input(placeholder="Write to your coach, Enter sends", id="message")
 
+    WIDE = 100
+    """From this many columns the list of chats shows beside the conversation by default."""
+
     def first_show(self) -> None:
+        if self.app.size.width < self.WIDE:  # at 80x24 the conversation gets the width
+            self.query_one("#chat").add_class("-narrow")
         self.session_id = chats.resumable(self.vault)
         draft = drafts.load(self.vault, "chat")
         if draft:
@@ -123,13 +135,22 @@ class ChatScreen(DataScreen):
         sessions = chat.sessions(self.vault, limit=5000)
         for s in sessions:
             mark = " (off the record)" if s.off_record else ""
-            label = one_line(s.title or "Chat", 24)
+            label = one_line(s.title or "Chat", 13)
             options.add_option(
                 Option(literal(f"{s.started_at:%Y-%m-%d} {label}{mark}"), id=str(s.id))
             )
         if not sessions:
             options.add_option(Option("No chats yet.", disabled=True))
         self.show_conversation()
+
+    def action_toggle_sessions(self) -> None:
+        """Ctrl+B: the list of chats in or out of the way; shown, it takes the focus."""
+        pane = self.query_one("#chat")
+        pane.toggle_class("-narrow")
+        if pane.has_class("-narrow"):
+            self.query_one("#message", Input).focus()
+        else:
+            self.query_one("#sessions").focus()
 
     def show_conversation(self) -> None:
         box = self.query_one("#conversation", VerticalScroll)
@@ -298,6 +319,9 @@ class ChatScreen(DataScreen):
             self.close_session()
             self.session_id = chosen
         self.show_conversation()
+        if self.app.size.width < self.WIDE:  # narrow: the list steps aside for the chat
+            self.query_one("#chat").add_class("-narrow")
+            self.query_one("#message", Input).focus()
 
     def highlighted(self) -> int | None:
         option = self.query_one("#sessions", OptionList).highlighted_option
