@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+import pytest
+
 from companion import clock
 from companion.activity import chat, checkins, journal, profile, progress
 from companion.memory import store
@@ -634,3 +636,59 @@ def test_help_at_80x24_keeps_its_close_button_on_screen(created) -> None:
 
     region, size = drive(paths, scenario, size=(80, 24))
     assert region.height > 0 and region.bottom <= size.height
+
+
+def test_backup_export_and_a_new_passphrase_from_the_palette(created, tmp_path) -> None:
+    import stat
+
+    from companion.errors import WrongPassphrase
+    from companion.vault import Vault
+    from tests.conftest import PASSPHRASE
+    from tests.tui_helpers import drive, screen_text, settle, unlock
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        from companion.activity import journal
+
+        journal.add(vault, "The [bold]heating[/bold] is fixed at last.")
+    target = tmp_path / "mine.md"
+    new = "a completely different passphrase"
+
+    async def palette(pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*words)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        before = len(list(paths.backups.iterdir()))
+        await palette(pilot, "Back up now")
+        backed_up = len(list(paths.backups.iterdir())) - before
+        await palette(pilot, "Export everything")
+        app.screen.query_one("#value").value = str(target)
+        await pilot.press("enter")
+        await settle(pilot)
+        await palette(pilot, "Change passphrase")
+        app.screen.query_one("#value").value = "not my passphrase"
+        app.screen.query_one("#new").value = new
+        app.screen.query_one("#repeat").value = new
+        await pilot.click("#yes")
+        await settle(pilot)
+        refused = screen_text(app)
+        app.screen.query_one("#value").value = PASSPHRASE
+        await pilot.click("#yes")
+        await settle(pilot)
+        return backed_up, refused, type(app.screen).__name__
+
+    backed_up, refused, after = drive(paths, scenario)
+    assert backed_up == 1
+    assert "heating" in target.read_text() and stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert "Not changed: that is not your current passphrase" in refused
+    assert after == "TodayScreen"  # the dialog closed once the change was made
+    with Vault.unlock(paths, new, daily_backup=False):
+        pass
+    with pytest.raises(WrongPassphrase):
+        Vault.unlock(paths, PASSPHRASE, daily_backup=False)

@@ -8,12 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 from companion import __version__, clock
 from companion.activity import chat, checkins, journal, profile
-from companion.errors import RecordDamaged
+from companion.errors import InvalidInput, RecordDamaged
 from companion.memory import store, summaries
+from companion.paths import open_private
 from companion.vault import Vault
 
 FORMATS = ("json", "markdown", "csv", "jrnl")
@@ -198,3 +200,21 @@ def render(vault: Vault, fmt: str) -> str:
         return jrnl_format.render(journal.everything(vault))
     data = collect(vault)
     return {"json": to_json, "markdown": to_markdown, "csv": to_csv}[fmt](data)
+
+
+BY_SUFFIX = {".json": "json", ".md": "markdown", ".markdown": "markdown", ".csv": "csv",
+             ".txt": "jrnl"}  # fmt: skip
+
+
+def write(vault: Vault, path: Path) -> str:
+    """Everything into ``path`` (created readable by you only), in the format its suffix
+    names (Markdown when it names none); returns the format written."""
+    fmt = BY_SUFFIX.get(path.suffix.lower(), "markdown")
+    if path.exists() and path.is_dir():
+        raise InvalidInput(f"{path} is a folder: give a file name, such as companion.md.")
+    if not path.parent.is_dir():
+        raise InvalidInput(f"there is no folder {path.parent}.")
+    text = render(vault, fmt)
+    with open_private(path) as handle:
+        handle.write(text)
+    return fmt

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.activity import journal
-from companion.vault import Vault
+from companion.errors import InvalidInput
+from companion.vault import Vault, keys
 
 REKEY_HOOKS = (journal.refingerprint,)
 """Every keyed column's owner: each recomputes its column under the new key."""
@@ -13,3 +14,18 @@ def rekey(vault: Vault, passphrase: str) -> str:
     """Re-encrypt everything under a fresh data key (a backup first); the new recovery key."""
     vault.backup("pre-rekey")
     return vault.rekey(passphrase, REKEY_HOOKS)
+
+
+MIN_PASSPHRASE = 8
+
+
+def change_passphrase(vault: Vault, current: str, new: str) -> None:
+    """A new passphrase, once the current one is proven (someone at an unlocked screen is not
+    necessarily its owner). Both key derivations are slow: call from a worker."""
+    if len(new) < MIN_PASSPHRASE:
+        raise InvalidInput(
+            f"the new passphrase is too short: use at least {MIN_PASSPHRASE} characters."
+        )
+    if keys.open_with_passphrase(vault.header, current) is None:
+        raise InvalidInput("that is not your current passphrase; nothing changed.")
+    vault.change_passphrase(new)

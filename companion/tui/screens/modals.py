@@ -6,15 +6,17 @@ Their look is in ``dialogs.tcss``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Static, TextArea
 
+from companion.errors import CompanionError
 from companion.tui.navigation import keys_help
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
@@ -126,6 +128,10 @@ class _Prompt(Dialog[Answer]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#yes")
     def save(self) -> None:
+        self.submit()
+
+    def submit(self) -> None:
+        """What Save does (a subclass may check first)."""
         self.dismiss(self.answer())
 
     @on(Button.Pressed, "#no")
@@ -160,6 +166,59 @@ class PairPromptScreen(_Prompt[tuple[str, str]]):
 
     def answer(self) -> tuple[str, str]:
         return self.query_one("#value", Input).value, self.query_one("#extra", Input).value
+
+
+class PassphraseScreen(_Prompt[bool]):
+    """The current passphrase and a new one typed twice. ``change(current, new)`` runs in a
+    thread (two key derivations) and raises to refuse; the dialog stays open with the reason
+    until it succeeds (True) or is cancelled (None)."""
+
+    def __init__(self, change: Callable[[str, str], None]) -> None:
+        super().__init__("Change your passphrase")
+        self.change = change
+
+    def inputs(self) -> ComposeResult:
+        yield Input(placeholder="Current passphrase", password=True, id="value")
+        yield Input(placeholder="New passphrase", password=True, id="new")
+        yield Input(placeholder="Repeat the new passphrase", password=True, id="repeat")
+        yield Static("", id="problem", classes="error")
+
+    def answer(self) -> bool:
+        return True
+
+    def submit(self) -> None:
+        current = self.query_one("#value", Input).value
+        new = self.query_one("#new", Input).value
+        repeat = self.query_one("#repeat", Input)
+        problem = self.query_one("#problem", Static)
+        if not current or not new:
+            problem.update("Type your current passphrase and the new one.")
+        elif self.focused is not repeat and not repeat.value:
+            repeat.focus()
+        elif repeat.value != new:
+            problem.update("The two new passphrases differ. Type them again.")
+            repeat.value = ""
+            repeat.focus()
+        else:
+            problem.update("Checking…")
+            self.query_one("#yes", Button).disabled = True
+            self.apply(current, new)
+
+    @work(thread=True, exclusive=True, group="passphrase")
+    def apply(self, current: str, new: str) -> None:
+        try:
+            self.change(current, new)
+        except CompanionError as err:
+            self.app.call_from_thread(self.refused, str(err))
+            return
+        self.app.call_from_thread(self.dismiss, True)
+
+    def refused(self, reason: str) -> None:
+        self.query_one("#problem", Static).update(f"Not changed: {reason}")
+        self.query_one("#yes", Button).disabled = False
+        field = self.query_one("#value", Input)
+        field.value = ""
+        field.focus()
 
 
 class TextScreen(Dialog[None]):
