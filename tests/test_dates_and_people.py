@@ -27,6 +27,12 @@ TUESDAY = date(2026, 11, 24)
         ("on 2026-03-02", "2026-03-02", "2026-03-02"),
         ("what did we go over on wednesday night?", "2026-11-18", "2026-11-18"),
         ("what happened back in september", "2026-09-01", "2026-09-30"),
+        ("March 2025", "2025-03-01", "2025-03-31"),  # a year named is that year
+        ("14 March 2025", "2025-03-14", "2025-03-14"),
+        ("what did I write on March 14, 2025", "2025-03-14", "2025-03-14"),
+        ("2024", "2024-01-01", "2024-12-31"),
+        ("how was I doing in 2025", "2025-01-01", "2025-12-31"),
+        ("what did I write this year, in 2026", "2026-01-01", "2026-11-24"),
     ],
 )
 def test_a_date_in_a_question_is_a_span(said: str, first: str, last: str) -> None:
@@ -58,6 +64,7 @@ def test_a_plural_day_recurs_and_january_looks_back_a_year() -> None:
         "it felt like a million years, 1000000 days ago",
         "30000 months ago",
         "what about my dad",
+        "paid 2000 dollars for the car",
     ],
 )
 def test_words_that_only_look_like_dates_are_not_dates(said: str) -> None:

@@ -174,7 +174,7 @@ def test_write_edit_search_and_delete_entries(created) -> None:
         entries = app.screen.query_one("#entries")
         entries.focus()
         entries.highlighted = 1
-        await pilot.press("enter")
+        await pilot.press("e")  # edits; Enter reads
         await settle(pilot)
         app.screen.query_one("#editor").insert("Edited: ")
         await pilot.press("ctrl+s")
@@ -495,17 +495,17 @@ def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
         entries = app.screen.query_one("#entries")
         entries.focus()
         entries.highlighted = 1  # the first entry (newest first)
-        await pilot.press("enter")
+        await pilot.press("e")
         await settle(pilot)
         app.screen.query_one("#editor").insert("Changed: ")
         entries.focus()
         entries.highlighted = 0
-        await pilot.press("enter")
+        await pilot.press("e")
         await settle(pilot)
         assert app.screen.query_one("#editor").text == "Words I have not saved yet"
         entries.focus()
         entries.highlighted = 1
-        await pilot.press("enter")
+        await pilot.press("e")
         await settle(pilot)
         assert app.screen.query_one("#editor").text == "Changed: The first entry, as saved"
 
@@ -591,11 +591,16 @@ def test_a_focused_list_has_a_row_to_open(created) -> None:
         await settle(pilot)
         app.screen.query_one("#entries").focus()  # as Tab does
         await pilot.pause()
-        await pilot.press("enter")
+        await pilot.press("enter")  # reads it
         await settle(pilot)
-        return app.screen.query_one("#editor").text
+        reading = screen_text(app)
+        await pilot.press("e")  # and edits it from there
+        await settle(pilot)
+        return reading, app.screen.query_one("#editor").text
 
-    assert drive(paths, scenario) == "Newest entry"
+    reading, editing = drive(paths, scenario)
+    assert "Newest entry" in reading and "Edit (e)" in reading
+    assert editing == "Newest entry"
 
 
 def test_help_lists_the_keys_of_the_screen_it_was_opened_on(created) -> None:
@@ -692,3 +697,45 @@ def test_backup_export_and_a_new_passphrase_from_the_palette(created, tmp_path) 
         pass
     with pytest.raises(WrongPassphrase):
         Vault.unlock(paths, PASSPHRASE, daily_backup=False)
+
+
+def test_reading_an_entry_and_going_to_a_month(created) -> None:
+    from datetime import datetime
+
+    from companion.activity import journal
+    from companion.vault import Vault
+    from tests.conftest import PASSPHRASE
+    from tests.tui_helpers import drive, screen_text, settle, unlock
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        journal.add(
+            vault,
+            "## Ninety days\n\nGot my **90 day** chip. [bold]not markup[/bold]\x1b[31m",
+            when=datetime(2025, 3, 14, 21, 0).astimezone(),
+        )
+        journal.add(vault, "A quiet day in April.", when=datetime(2025, 4, 2, 20).astimezone())
+        journal.add(vault, "Today, the heating works.")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        app.screen.query_one("#value").value = "March 2025"
+        await pilot.press("enter")
+        await settle(pilot)
+        month = screen_text(app)
+        entries = app.screen.query_one("#entries")
+        entries.highlighted = 1  # the row under the heading
+        await pilot.press("enter")
+        await settle(pilot)
+        return month, screen_text(app)
+
+    month, reading = drive(paths, scenario)
+    assert "— March 2025: 1 entry —" in month
+    assert "Ninety days" in month and "quiet day in April" not in month
+    assert "heating" not in month
+    assert "90 day chip" in reading and "**" not in reading  # rendered, not raw
+    assert "[bold]not markup[/bold]" in reading and "␛" in reading  # shown as written

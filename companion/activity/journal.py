@@ -241,6 +241,21 @@ def newest(vault: Vault, limit: int = 50, offset: int = 0) -> list[Entry]:
     return [view(vault, row) for row in rows]
 
 
+def between(vault: Vault, first: date, last: date, limit: int = 200) -> list[Entry]:
+    """Entries written on the local days ``first`` to ``last``, newest first (the plaintext
+    local date column: nothing is opened that is not shown)."""
+    rows = (
+        JournalEntry.select()
+        .where(
+            (JournalEntry.local_date >= first.isoformat())
+            & (JournalEntry.local_date <= last.isoformat())
+        )
+        .order_by(JournalEntry.created_at.desc(), JournalEntry.id.desc())
+        .limit(limit)
+    )
+    return [view(vault, row) for row in rows]
+
+
 def count() -> int:
     return JournalEntry.select().count()
 

@@ -77,7 +77,11 @@ def _explicit(match: re.Match[str], today: date) -> tuple[date, date] | None:
             return day, day
         parts = re.findall(r"[a-z]+|\d+", text)
         month = next(MONTH_ABBR[p[:3]] for p in parts if p[:3] in MONTH_ABBR)
-        number = int(next(p for p in parts if p.isdigit()))
+        numbers = [p for p in parts if p.isdigit()]
+        number = int(numbers[0])
+        if len(numbers) > 1 and len(numbers[1]) == 4:  # "14 March 2025": that year
+            day = date(int(numbers[1]), month, number)
+            return day, day
         day = date(today.year, month, number)
         if day > today:
             day = date(today.year - 1, month, number)
@@ -91,8 +95,8 @@ MONTH_WORD = (
     r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)"
 )
 EXPLICIT = re.compile(
-    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|{MONTH_WORD}\.?\s+\d{{1,2}}(st|nd|rd|th)?|"
-    rf"\d{{1,2}}(st|nd|rd|th)?\s+(of\s+)?{MONTH_WORD})\b"
+    rf"\b(\d{{4}}-\d{{2}}-\d{{2}}|{MONTH_WORD}\.?\s+\d{{1,2}}(st|nd|rd|th)?(,?\s+\d{{4}})?|"
+    rf"\d{{1,2}}(st|nd|rd|th)?\s+(of\s+)?{MONTH_WORD}(,?\s+\d{{4}})?)\b"
 )
 
 
@@ -159,13 +163,22 @@ def parse(text: str, today: date) -> When | None:
         span = _explicit(match, today)
         if span:
             return When(span[0], span[1], phrases=(match.group(0),))
-    months = "|".join(MONTHS)  # "back in October" says it too
-    match = re.search(rf"\b(?:(?:way )?back )?(in |during |last |this )?({months})\b", lowered)
-    if match and not (match[2] == "may" and match[1] in (None, "this ")):  # mostly a verb
+    months = "|".join(MONTHS)  # "back in October" says it too; "March 2025" names the year
+    match = re.search(
+        rf"\b(?:(?:way )?back )?(in |during |last |this )?({months})(?:,? ((?:19|20)\d\d))?\b",
+        lowered,
+    )
+    if match and not (match[2] == "may" and match[1] in (None, "this ") and not match[3]):
         month = MONTHS.index(match[2]) + 1
         year = today.year if month <= today.month else today.year - 1
-        first, last = _month_of(year, month)
+        first, last = _month_of(int(match[3]) if match[3] else year, month)
         return When(first, min(last, today), phrases=(match.group(0),))
+    match = re.search(r"^((?:19|20)\d\d)$|\b(?:in|during|back in) ((?:19|20)\d\d)\b", lowered)
+    if match:  # a year on its own, or "in 2024" (not "2000 dollars")
+        year = int(match[1] or match[2])
+        first, last = date(year, 1, 1), date(year, 12, 31)
+        if first <= today:
+            return When(first, min(last, today), phrases=(match.group(0),))
     match = re.search(
         rf"\b(on |last |this |every |back on )?({'|'.join(WEEKDAYS)})(s)?{DAYPART}(s)?\b",
         lowered,

@@ -18,8 +18,11 @@ from textual.worker import get_current_worker
 from companion import clock
 from companion.activity import drafts, journal
 from companion.errors import CompanionError
+from companion.retrieval import dates
+from companion.retrieval.dates import When
 from companion.tui.screens.base import DataScreen
-from companion.tui.screens.modals import ConfirmScreen
+from companion.tui.screens.modals import ConfirmScreen, PromptScreen
+from companion.tui.screens.reading import EntryScreen
 from companion.tui.text import literal, one_line, visible
 from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.picklist import PickList
@@ -32,10 +35,24 @@ PAGE = 50
 SEARCH_LIMIT = 100  # the best matches: more words narrow it further
 SEARCH_PAGE = 25  # drawn at a time: a screenful and a little more
 MORE = "more"
+SPAN_LIMIT = 200  # entries listed for a day, month or year (Ctrl+G)
 
 
 def parse_tags(text: str) -> list[str]:
     return [t for t in (journal.normalise_tag(p) for p in text.replace(",", " ").split()) if t]
+
+
+def span_label(when: When) -> str:
+    """ "14 March 2025", "March 2025", "2024", or "3 Mar to 9 Mar 2025"."""
+    first, last = when.first, when.last
+    assert first is not None and last is not None
+    if first == last:
+        return f"{first:%-d %B %Y}"
+    if first.day == 1 and (first.month, first.year) == (last.month, last.year):
+        return f"{first:%B %Y}"
+    if (first.month, first.day) == (1, 1) and first.year == last.year:
+        return str(first.year)
+    return f"{first:%-d %b} to {last:%-d %b %Y}"
 
 
 class JournalScreen(DataScreen):
@@ -45,6 +62,21 @@ class JournalScreen(DataScreen):
         Binding("ctrl+n", "new", "New entry", id="journal-new", tooltip="Start a new entry"),
         Binding("ctrl+s", "save", "Save", id="journal-save", tooltip="Save this entry"),
         Binding("ctrl+f", "find", "Search", id="journal-search", tooltip="Search all entries"),
+        Binding(
+            "ctrl+g",
+            "go_to_date",
+            "Go to date",
+            id="journal-date",
+            tooltip="List the entries of a day, a month or a year",
+        ),
+        Binding(
+            "e",
+            "edit_highlighted",
+            "Edit",
+            id="journal-edit",
+            tooltip="Edit the highlighted entry",
+            show=False,
+        ),
         Binding(
             "delete",
             "delete",
@@ -62,6 +94,8 @@ class JournalScreen(DataScreen):
         self.listed = ""
         """The search the list shows results of ("" for the newest entries)."""
         self.draft_timer: Timer | None = None
+        self.span: When | None = None
+        """The day, month or year the list shows (Ctrl+G), or None for the newest entries."""
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="journal"):
@@ -97,7 +131,58 @@ class JournalScreen(DataScreen):
         self.query_one("#entries", OptionList).clear_options()
         self.shown = 0
         self.listed = ""
+        if self.span is not None:
+            self.show_span(self.span)
+            return
         self.add_page()
+
+    def show_span(self, when: When) -> None:
+        """The entries of one day, month or year, newest first, under a line that says so."""
+        assert when.first is not None and when.last is not None
+        entries = self.query_one("#entries", OptionList)
+        found = journal.between(self.vault, when.first, when.last, limit=SPAN_LIMIT + 1)
+        shown = min(len(found), SPAN_LIMIT)
+        more = ", the newest" if len(found) > SPAN_LIMIT else ""
+        count = f"{shown} entr{'y' if shown == 1 else 'ies'}{more}"
+        entries.add_option(Option(literal(f"— {span_label(when)}: {count} —"), disabled=True))
+        entries.add_options(
+            [
+                Option(
+                    literal(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}"), id=str(e.id)
+                )
+                for e in found[:SPAN_LIMIT]
+            ]
+        )
+        if not found:
+            entries.add_option(Option("Nothing written then.", disabled=True))
+        self.shown = len(found)
+
+    def action_go_to_date(self) -> None:
+        def go(text: str | None) -> None:
+            if text is None:
+                return
+            if not text.strip():
+                self.span = None
+            else:
+                when = dates.parse(text, clock.today())
+                if when is None or when.first is None:
+                    self.notify(
+                        "I could not read a date in that. Try 2025-03-14, March 2025, 2024 "
+                        "or last Friday.",
+                        severity="warning",
+                    )
+                    return
+                self.span = when
+            search = self.query_one("#search", Input)
+            if search.value:
+                search.value = ""  # the list follows (Input.Changed)
+            else:
+                self.load_list()
+            self.query_one("#entries", OptionList).focus()
+
+        self.app.push_screen(
+            PromptScreen("Go to a day, a month or a year", placeholder="March 2025"), go
+        )
 
     @work(thread=True, exclusive=True, group="journal-search")
     def search(self, query: str, limit: int, more: bool = False) -> None:
@@ -161,7 +246,9 @@ class JournalScreen(DataScreen):
         )
 
     @on(Input.Changed, "#search")
-    def search_changed(self) -> None:
+    def search_changed(self, event: Input.Changed) -> None:
+        if event.value.strip():  # a search replaces the date the list was showing
+            self.span = None
         self.load_list()
 
     def action_find(self) -> None:
@@ -176,10 +263,30 @@ class JournalScreen(DataScreen):
                 self.add_page()
 
     @on(OptionList.OptionSelected, "#entries")
-    def open_entry(self, event: OptionList.OptionSelected) -> None:
+    def read_entry(self, event: OptionList.OptionSelected) -> None:
+        """Enter reads the entry (rendered); ``e`` there, or on the list, edits it."""
         if event.option.id in (None, MORE):
             return
         entry_id = int(event.option.id)
+        try:
+            entry = journal.get(self.vault, entry_id)
+        except CompanionError as err:
+            self.notify(str(err), severity="warning")
+            return
+
+        def then(choice: str | None) -> None:
+            if choice == "edit":
+                self.open_entry(entry_id)
+
+        self.app.push_screen(EntryScreen(entry), then)
+
+    def action_edit_highlighted(self) -> None:
+        option = self.query_one("#entries", OptionList).highlighted_option
+        if option is not None and option.id not in (None, MORE):
+            self.open_entry(int(option.id))
+
+    def open_entry(self, entry_id: int) -> None:
+        """Into the editor (what was being written is kept first)."""
 
         def go() -> None:
             self.stash()

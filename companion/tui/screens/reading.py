@@ -1,0 +1,57 @@
+"""Reading an entry: its words rendered as Markdown, in a card over the journal; ``e`` edits.
+
+Control characters are shown as symbols first (``visible``): an entry that holds escape codes
+reads as written and never styles the screen."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Markdown, Static
+
+from companion.activity.journal import Entry
+from companion.tui.screens.modals import Dialog
+from companion.tui.text import literal, visible
+
+
+class EntryScreen(Dialog[str]):
+    """One entry to read; "edit" when the person asks to change it, ``None`` on close."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "edit", "Edit", id="reading-edit", tooltip="Open this entry in the editor"),
+        Binding("escape", "cancel", "Close", id="reading-close"),
+    ]
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        entry = self.entry
+        written = f"{entry.created_at:%A %-d %B %Y, %H:%M}"
+        tags = "  ".join(f"#{t}" for t in entry.tags)
+        meta = "   ".join(m for m in ((written if entry.title else ""), tags) if m)
+        with Vertical():
+            yield Static(literal(entry.title or written), classes="title")
+            if meta:
+                yield Static(literal(meta), classes="meta")
+            with VerticalScroll(id="reading"):
+                yield Markdown(visible(entry.text))
+            with Horizontal(classes="buttons"):
+                yield Button("Edit (e)", id="yes", variant="primary")
+                yield Button("Close", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#reading").focus()  # arrows and Page keys scroll the text
+
+    @on(Button.Pressed, "#yes")
+    def action_edit(self) -> None:
+        self.dismiss("edit")
+
+    @on(Button.Pressed, "#no")
+    def close(self) -> None:
+        self.dismiss(None)
