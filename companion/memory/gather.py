@@ -157,8 +157,8 @@ def relevant_facts(vault: Vault, chunk: Chunk) -> list[store.FactView]:
     if others and used < share:
         text = "\n".join(str(i.data.get("text") or i.data.get("note") or "") for i in chunk.items)
         weights = dict.fromkeys(words.query_terms(text), 1.0)
-        ranked = Index(vault).relevant(
-            weights, lambda d: d.ref in others, limit=400, kinds=("fact",)
+        ranked = Index(vault).relevant(  # the order only: no coverage (concepts=[])
+            weights, lambda d: d.ref in others, limit=400, kinds=("fact",), concepts=[]
         )
         for scored in ranked:
             fact = others[scored.doc.ref]

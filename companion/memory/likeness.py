@@ -341,6 +341,13 @@ def _read(text: str) -> list[tuple[str, bool, bool]]:
     return out
 
 
+@functools.lru_cache(maxsize=8192)
+def _terms_of(text: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """``_terms``, remembered: a new fact is compared with every known one, whose words do not
+    change (1,000 comparisons took 230 ms; the extraction runs them on the app's loop)."""
+    return tuple(_terms(text, names))
+
+
 def _terms(text: str, names: Iterable[str]) -> list[str]:
     """The kept words of a fact, in order, each once: what ``canonical`` sorts."""
     own = {w for name in names for w, _, _ in _read(name)}
@@ -410,7 +417,7 @@ def canonical(text: str, names: Iterable[str] = ()) -> str:
     """What a fact claims, as sorted words: equal for restatements, so it can key a forgotten
     fact's mark. ``names`` are the user's own names: as the subject or an owner ("Sam's mum")
     they go, as an object ("Mum calls Sam") they read ``self``, like "him"."""
-    return " ".join(sorted(set(_terms(text, tuple(names)))))
+    return " ".join(sorted(set(_terms_of(text, tuple(names)))))
 
 
 def _ordered(text: str) -> bool:
@@ -421,7 +428,7 @@ def same_fact(a: str, b: str, names: Iterable[str] = ()) -> bool:
     """Whether ``a`` and ``b`` say the same thing, so one merges into the other. Never true for
     a contradiction or another fact: see the rule in the module docstring."""
     names = tuple(names)
-    terms_a, terms_b = _terms(a, names), _terms(b, names)
+    terms_a, terms_b = _terms_of(a, names), _terms_of(b, names)
     if set(terms_a) != set(terms_b) or not terms_a:
         return False
     if _ordered(a) or _ordered(b):
