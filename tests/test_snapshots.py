@@ -42,6 +42,8 @@ def test_screen(name: str, demo_app: CompanionApp, snap_compare) -> None:
     )
 
 
-def test_today_at_80_by_24(demo_app: CompanionApp, snap_compare) -> None:
-    """The smallest supported terminal still shows the whole nav bar and footer."""
-    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=screenshots.SHOTS["today"])
+@pytest.mark.parametrize("name", list(screenshots.SHOTS))
+def test_screen_at_80_by_24(name: str, demo_app: CompanionApp, snap_compare) -> None:
+    """The smallest supported terminal: every screen and dialog, to look at for words cut
+    mid-word, buttons out of reach and footers that do not fit."""
+    assert snap_compare(demo_app, terminal_size=(80, 24), run_before=screenshots.SHOTS[name])
