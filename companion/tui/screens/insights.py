@@ -32,7 +32,8 @@ class Series:
         if not self.values:
             return f"{self.name}: no data yet"
         avg = sum(self.values) / len(self.values)
-        return f"{self.name}: avg {avg:.1f}, range {min(self.values):g}-{max(self.values):g}"
+        # Short enough for a third of 80 columns: "Sleep (h) 7.0 avg, 5-9".
+        return f"{self.name} {avg:.1f} avg, {min(self.values):g}-{max(self.values):g}"
 
 
 def bar(count: int, most: int, width: int = 20) -> str:
