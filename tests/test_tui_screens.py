@@ -735,7 +735,7 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
 
     month, reading = drive(paths, scenario)
     assert "— March 2025: 1 entry —" in month
-    assert "Ninety days" in month and "quiet day in April" not in month
+    assert "2025-03-14  Ninety days" in month and "quiet day in April" not in month
     assert "heating" not in month
     assert "90 day chip" in reading and "**" not in reading  # rendered, not raw
     assert "[bold]not markup[/bold]" in reading and "␛" in reading  # shown as written

@@ -33,13 +33,18 @@ class Entry:
 
     @property
     def headline(self) -> str:
-        """The title, or the first line of the text, for lists."""
+        """The title, or the first line of the text, for lists (a Markdown heading's or
+        quote's marks left off: "## Ninety days" lists as "Ninety days")."""
         if self.title:
             return self.title
         for line in self.text.splitlines():
-            if line.strip():
-                return line.strip()
+            words = HEADING.sub("", line.strip())  # "#tag" stays: a heading has a space
+            if words:
+                return words
         return "(empty)"
+
+
+HEADING = re.compile(r"^(?:#{1,6}|>+)\s+")
 
 
 def normalise_tag(tag: str) -> str:
