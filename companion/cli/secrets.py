@@ -10,8 +10,7 @@ from pathlib import Path
 from companion.errors import InvalidInput
 from companion.vault import session
 from companion.vault.crypto import parse_recovery_key
-
-MIN_PASSPHRASE = 8
+from companion.vault.keys import MIN_PASSPHRASE
 
 
 def _read_file(path: str, what: str) -> str:

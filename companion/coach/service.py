@@ -49,16 +49,16 @@ def capture_from(vault: Vault, message: chat.Message) -> list[str]:
         return []
     source = evidence("chat_message", message.id)
     proposals = [p for p in found if isinstance(p, capture.Proposal)]
-    if proposals:  # not again when the profile says it already or the same change waits
+    if proposals:  # not when the profile says it already (propose asks a change once)
         current = profile.load(vault)
-        seen = {(c.field, str(c.value)) for c in pending.waiting(vault)}
-        changes = []
-        for change in proposals:
-            if current.get(change.field) == change.value or (change.field, change.value) in seen:
-                continue
-            seen.add((change.field, change.value))
-            changes.append({"field": change.field, "value": change.value, "evidence": [source]})
-        pending.propose(vault, changes)
+        pending.propose(
+            vault,
+            [
+                {"field": p.field, "value": p.value, "evidence": [source]}
+                for p in proposals
+                if current.get(p.field) != p.value
+            ],
+        )
     facts = [f for f in found if isinstance(f, capture.Capture)]
     if not facts:
         return []

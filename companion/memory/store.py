@@ -52,7 +52,8 @@ class FactView:
         return self.source == "wrote"
 
 
-def _expiry(tier: str) -> str | None:
+def expiry(tier: str) -> str | None:
+    """When a record of ``tier`` learned now leaves the context (None: never)."""
     if tier not in TIERS:
         raise InvalidInput(f"tier must be one of {', '.join(TIERS)}.")
     ttl = TIERS[tier]
@@ -146,7 +147,7 @@ def add_fact(
         pinned=pinned,
         created_at=now,
         updated_at=now,
-        expires_at=_expiry(tier),
+        expires_at=expiry(tier),
         supersedes=supersedes,
     )
 
@@ -274,7 +275,7 @@ def restate(
     terms = [*fact.search_terms, *(t for t in search_terms or [] if t not in fact.search_terms)]
     if terms:
         payload["search_terms"] = terms[:12]
-    vault.update(Fact, fact.id, payload, expires_at=_expiry(fact.tier), updated_at=clock.stamp())
+    vault.update(Fact, fact.id, payload, expires_at=expiry(fact.tier), updated_at=clock.stamp())
 
 
 def set_details(

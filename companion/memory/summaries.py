@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from companion import clock
 from companion.activity import chat
 from companion.errors import RecordDamaged
-from companion.memory.store import TIERS, normalized, readable
+from companion.memory.store import expiry, normalized, readable
 from companion.vault import Vault, tuples
 from companion.vault.models import DailyMemory, SessionSummary
 
@@ -34,11 +34,6 @@ class SummaryView:
     session_id: int
     updated_at: datetime
     content: dict[str, Any]
-
-
-def _expiry(tier: str) -> str | None:
-    ttl = TIERS.get(tier)
-    return clock.stamp(clock.now() + ttl) if ttl else None
 
 
 def add_daily_memory(
@@ -87,10 +82,10 @@ def put_session_summary(
                 tier=tier,
                 created_at=now,
                 updated_at=now,
-                expires_at=_expiry(tier),
+                expires_at=expiry(tier),
             )
         vault.update(
-            SessionSummary, row.id, content, tier=tier, updated_at=now, expires_at=_expiry(tier)
+            SessionSummary, row.id, content, tier=tier, updated_at=now, expires_at=expiry(tier)
         )
         return int(row.id)
 

@@ -16,15 +16,12 @@ def rekey(vault: Vault, passphrase: str) -> str:
     return vault.rekey(passphrase, REKEY_HOOKS)
 
 
-MIN_PASSPHRASE = 8
-
-
 def change_passphrase(vault: Vault, current: str, new: str) -> None:
     """A new passphrase, once the current one is proven (someone at an unlocked screen is not
     necessarily its owner). Both key derivations are slow: call from a worker."""
-    if len(new) < MIN_PASSPHRASE:
+    if len(new) < keys.MIN_PASSPHRASE:
         raise InvalidInput(
-            f"the new passphrase is too short: use at least {MIN_PASSPHRASE} characters."
+            f"the new passphrase is too short: use at least {keys.MIN_PASSPHRASE} characters."
         )
     if keys.open_with_passphrase(vault.header, current) is None:
         raise InvalidInput("that is not your current passphrase; nothing changed.")

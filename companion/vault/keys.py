@@ -11,6 +11,9 @@ from companion.errors import SessionEnded, WrongPassphrase
 from companion.vault import crypto, session
 from companion.vault.header import Header, Slot
 
+MIN_PASSPHRASE = 8
+"""The shortest passphrase Companion accepts (creating, changing or resetting one)."""
+
 
 @dataclass(frozen=True)
 class Opened:

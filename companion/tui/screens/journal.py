@@ -42,6 +42,13 @@ def parse_tags(text: str) -> list[str]:
     return [t for t in (journal.normalise_tag(p) for p in text.replace(",", " ").split()) if t]
 
 
+def entry_row(entry: journal.Entry) -> Option:
+    """An entry as the list shows it: its day and its first words."""
+    return Option(
+        literal(f"{entry.created_at:%Y-%m-%d}  {one_line(entry.headline, 60)}"), id=str(entry.id)
+    )
+
+
 def span_label(when: When) -> str:
     """ "14 March 2025", "March 2025", "2024", or "3 Mar to 9 Mar 2025"."""
     first, last = when.first, when.last
@@ -145,14 +152,7 @@ class JournalScreen(DataScreen):
         more = ", the newest" if len(found) > SPAN_LIMIT else ""
         count = f"{shown} entr{'y' if shown == 1 else 'ies'}{more}"
         entries.add_option(Option(literal(f"— {span_label(when)}: {count} —"), disabled=True))
-        entries.add_options(
-            [
-                Option(
-                    literal(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}"), id=str(e.id)
-                )
-                for e in found[:SPAN_LIMIT]
-            ]
-        )
+        entries.add_options([entry_row(e) for e in found[:SPAN_LIMIT]])
         if not found:
             entries.add_option(Option("Nothing written then.", disabled=True))
         self.shown = len(found)
@@ -225,14 +225,7 @@ class JournalScreen(DataScreen):
             entries.remove_option(MORE)
         page = journal.newest(self.vault, PAGE, offset=self.shown)
         self.shown += len(page)
-        entries.add_options(
-            [
-                Option(
-                    literal(f"{e.created_at:%Y-%m-%d}  {one_line(e.headline, 60)}"), id=str(e.id)
-                )
-                for e in page
-            ]
-        )
+        entries.add_options([entry_row(e) for e in page])
         if len(page) == PAGE:
             entries.add_option(Option("… older entries", id=MORE))
         if not self.shown:

@@ -322,15 +322,15 @@ class ForgotScreen(Dialog[tuple[str, str]]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#yes")
     def submit(self) -> None:
-        from companion.tui.screens.unlock import MIN_LENGTH
+        from companion.vault.keys import MIN_PASSPHRASE
 
         key = self.query_one("#key", Input).value.strip()
         new = self.query_one("#new", Input).value
         error = self.query_one(".error", Static)
         if not key:
             error.update("Enter your recovery key.")
-        elif len(new) < MIN_LENGTH:
-            error.update(f"Use at least {MIN_LENGTH} characters for the new passphrase.")
+        elif len(new) < MIN_PASSPHRASE:
+            error.update(f"Use at least {MIN_PASSPHRASE} characters for the new passphrase.")
         elif self.query_one("#repeat", Input).value != new:
             error.update("The two new passphrases differ.")
         else:

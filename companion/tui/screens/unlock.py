@@ -25,11 +25,11 @@ if TYPE_CHECKING:
     from companion.errors import CompanionError
     from companion.vault import Vault
 
-MIN_LENGTH = 8
-
 
 def strength_hint(passphrase: str) -> str:
     """A rough guess in words; long and unrelated beats short and clever."""
+    from companion.vault.keys import MIN_PASSPHRASE  # the vault loads after first paint
+
     if not passphrase:
         return "Use a passphrase: four or more unrelated words work well."
     pool = sum(
@@ -43,8 +43,8 @@ def strength_hint(passphrase: str) -> str:
         if any(test(c) for c in passphrase)
     )
     bits = len(passphrase) * math.log2(max(pool, 2))
-    if len(passphrase) < MIN_LENGTH:
-        return f"Too short: at least {MIN_LENGTH} characters."
+    if len(passphrase) < MIN_PASSPHRASE:
+        return f"Too short: at least {MIN_PASSPHRASE} characters."
     if bits < 50:
         return "Strength: weak. Add a few more words."
     if bits < 80:
@@ -194,9 +194,11 @@ class UnlockScreen(CompanionScreen[None]):
             self.show_error("Type your passphrase first.")
             return
         if self.creating:
+            from companion.vault.keys import MIN_PASSPHRASE
+
             repeat = self.query_one("#repeat", Input)
-            if len(passphrase) < MIN_LENGTH:
-                self.show_error(f"Use at least {MIN_LENGTH} characters.")
+            if len(passphrase) < MIN_PASSPHRASE:
+                self.show_error(f"Use at least {MIN_PASSPHRASE} characters.")
                 return
             if self.focused is not repeat and not repeat.value:
                 repeat.focus()
