@@ -35,12 +35,14 @@ if TYPE_CHECKING:
     from companion.vault import Vault
 
 
-def screen_factory(mode: str) -> Callable[[], Screen]:
-    """Screens are imported on first use, after the unlock screen has painted."""
+def screen_factory(app: CompanionApp, mode: str) -> Callable[[], Screen]:
+    """Screens are imported on first use, after the unlock screen has painted, and find
+    their styles loaded."""
 
     def make() -> Screen:
         from companion.tui.screens import registry
 
+        app.load_styles()
         return registry.SCREENS[mode]()
 
     return make
@@ -48,14 +50,15 @@ def screen_factory(mode: str) -> Callable[[], Screen]:
 
 class CompanionApp(App[None]):
     TITLE = "Companion"
-    # Every stylesheet loads at start: a screen bringing its own CSS later makes Textual
-    # re-parse all styles (about 0.2 s each time), which the first visit would pay.
+    # The unlock screen's styles load at start, the other screens' all together before the
+    # first of them is made (``load_styles``): each stylesheet added makes Textual re-parse
+    # every style, which visit after visit would pay.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         "app.tcss",
         "screens/unlock.tcss",
         "screens/dialogs.tcss",
-        *(f"screens/{mode}.tcss" for mode in MODES),
     ]
+    LATER_CSS: ClassVar[tuple[str, ...]] = tuple(f"screens/{mode}.tcss" for mode in MODES)
     MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {"lock": UnlockScreen}
     DEFAULT_MODE = "lock"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -81,7 +84,7 @@ class CompanionApp(App[None]):
         self.warmed = asyncio.Event()
         """Set once, after unlock, every screen is composed."""
         for mode in MODES:
-            self.add_mode(mode, screen_factory(mode))
+            self.add_mode(mode, screen_factory(self, mode))
 
     @property
     def vault(self) -> Vault | None:
@@ -132,6 +135,18 @@ class CompanionApp(App[None]):
             await self.lock(reason="Locked after inactivity. Your drafts are saved.")
 
     # -- unlock and lock ----------------------------------------------------------------
+
+    def load_styles(self) -> None:
+        """The other screens' stylesheets, in one re-parse (about 20 ms), after the first
+        paint: the first screen made after unlock calls this."""
+        folder = Path(__file__).parent
+        later = [folder / name for name in self.LATER_CSS]
+        missing = [path for path in later if not self.stylesheet.has_source(str(path), "")]
+        if missing:
+            for path in missing:
+                self.stylesheet.read(path)
+            self.stylesheet.reparse()
+            self.stylesheet.update(self)
 
     def prewarm(self, modes: tuple[str, ...] = ("today",)) -> None:
         """Compose screens before they are needed, one per tick so input is never held up:
@@ -333,7 +348,7 @@ class CompanionApp(App[None]):
         await self.switch_mode("lock")
         for mode in MODES:
             await self.remove_mode(mode)
-            self.add_mode(mode, screen_factory(mode))
+            self.add_mode(mode, screen_factory(self, mode))
         unlocked, self.unlocked = self.unlocked, None
         self.warmed.clear()
         unlocked.close(settle=True)

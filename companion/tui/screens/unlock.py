@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, LoadingIndicator, ProgressBar, Static
+from textual.widgets import Button, Input, LoadingIndicator, ProgressBar, Static
 
 from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
@@ -118,8 +118,6 @@ class UnlockScreen(CompanionScreen[None]):
                 )
                 yield Input(placeholder="Passphrase", password=True, id="passphrase")
             yield Static("", id="error")
-            yield hidden(LoadingIndicator(id="working"))
-            yield hidden(ProgressBar(id="upgrade", show_eta=False))
             with Horizontal(id="actions"):
                 yield Button(
                     "Create vault" if self.creating else "Unlock", variant="primary", id="go"
@@ -128,7 +126,6 @@ class UnlockScreen(CompanionScreen[None]):
                     yield Button("Forgot passphrase", id="forgot")
                     yield hidden(Button("Restore newest backup", id="restore", variant="warning"))
         yield Static("F2 SOS  ·  F1 Help  ·  Ctrl+Q Quit", id="hint")
-        yield Footer()
 
     def on_mount(self) -> None:
         self.set_timer(0.3, self.preload)
@@ -148,10 +145,21 @@ class UnlockScreen(CompanionScreen[None]):
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(literal(message))
 
+    def _below_error(self, widget: Widget) -> Widget:
+        """The spinner and the upgrade bar are mounted when first needed: fewer widgets
+        (and their styles) before the first paint."""
+        found = self.query(f"#{widget.id}")
+        if found:
+            return found.first()
+        self.query_one("#card").mount(widget, after=self.query_one("#error"))
+        return widget
+
     def busy(self, working: bool) -> None:
-        self.query_one("#working").display = working
-        if not working:
-            self.query_one("#upgrade").display = False
+        if working:
+            self._below_error(LoadingIndicator(id="working")).display = True
+        else:
+            for widget in self.query("#working, #upgrade"):
+                widget.display = False
         for button in self.query(Button):
             button.disabled = working
         for field in self.query(Input):
@@ -169,10 +177,12 @@ class UnlockScreen(CompanionScreen[None]):
         self.app.call_from_thread(self._show_upgrade, done, total)
 
     def _show_upgrade(self, done: int, total: int) -> None:
-        bar = self.query_one("#upgrade", ProgressBar)
+        bar = self._below_error(hidden(ProgressBar(id="upgrade", show_eta=False)))
+        assert isinstance(bar, ProgressBar)
         if not bar.display:
             bar.display = True
-            self.query_one("#working").display = False
+            for spinner in self.query("#working"):
+                spinner.display = False
             self.query_one("#intro", Static).update(
                 "Upgrading your vault so that every record is checked for changes made outside "
                 "Companion. This happens once; a backup was made first."
