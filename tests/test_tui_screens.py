@@ -401,18 +401,35 @@ def test_sos_after_unlock_shows_the_coping_plan(created) -> None:
 
 
 def test_works_at_80_by_24(created) -> None:
+    """Every screen at 80x24: the nav bar fits, and the footer shows whole keys only, always
+    SOS, and Help (or "More keys" when the screen has more than fit)."""
     paths, _ = created
 
     async def scenario(app, pilot):
         await unlock(pilot, PASSPHRASE)
+        footers = {}
         for key in ("f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10"):
             await pilot.press(key)
             await settle(pilot)
             text = screen_text(app)
             assert "Today" in text.splitlines()[0]  # the nav bar fits
-        return True
+            footer = text.splitlines()[-1]
+            keys = [(k.key_display, k.description) for k in app.screen.query("FooterKey")]
+            footers[app.current_mode] = (footer, keys)
+        return footers
 
-    assert drive(paths, scenario, size=(80, 24))
+    footers = drive(paths, scenario, size=(80, 24))
+    assert len(footers) == 8
+    cut = []
+    for mode, (footer, keys) in footers.items():
+        assert "f2 SOS" in footer, mode
+        assert "f1 Help" in footer or "f1 More keys" in footer, mode
+        for key, description in keys:
+            if f"{key} {description}" not in footer:
+                cut.append((mode, key, description))
+        assert len(footer.rstrip()) <= 80
+    assert not cut, f"keys cut or hidden behind the palette: {cut}"
+    assert "f1 More keys" in footers["chat"][0]  # chat has more keys than fit
 
 
 def test_unsaved_settings_survive_a_lock(created) -> None:

@@ -10,7 +10,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from companion.errors import CompanionError
 from companion.tui.widgets.nav import NavBar
@@ -66,8 +65,10 @@ class DataScreen(CompanionScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield NavBar(self.MODE)
+        from companion.tui.widgets.footer import KeyFooter  # after the unlock screen's paint
+
         yield from self.compose_body()
-        yield Footer(compact=True)
+        yield KeyFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
