@@ -756,3 +756,35 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
     assert "heating" not in month
     assert "90 day chip" in reading and "**" not in reading  # rendered, not raw
     assert "[bold]not markup[/bold]" in reading and "␛" in reading  # shown as written
+
+
+def test_charts_show_a_few_check_ins_as_points_with_dates_and_gaps(created) -> None:
+    """Two check-ins twelve days apart: each chart shows two points, nothing between them (no
+    line across the gap, no filled blocks), and dates under the axis."""
+    paths, _ = created
+    frozen()
+    today = NOW.date()
+    with reopen(paths) as vault:
+        checkins.record(vault, today - timedelta(days=12), mood=3, cravings=6, sleep_hours=5)
+        checkins.record(vault, today, mood=8, cravings=1, sleep_hours=8)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await settle(pilot)
+        today_text = screen_text(app)
+        await pilot.press("f9")
+        await settle(pilot)
+        charts = {
+            key: app.screen.query_one(f"#{key}-chart")
+            for key in ("mood", "cravings", "sleep")
+        }
+        drawn = {key: str(chart.render()) for key, chart in charts.items()}
+        return today_text, drawn
+
+    today_text, drawn = drive(paths, scenario, size=(80, 40))
+    assert "10 Jun" in today_text and "12 May" in today_text  # the 30 days' ends
+    assert "Mood, last 30 days: average 5.5" in today_text
+    for key, text in drawn.items():
+        assert text.count("●") == 2, key
+        assert not any(ch in text for ch in "⡀⢀⠁⠈⣀▁▂▃▄▅▆▇█"), key  # no line, no blocks
+        assert "10 Jun" in text, key

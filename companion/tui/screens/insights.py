@@ -10,8 +10,8 @@ from typing import ClassVar
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, Sparkline, Static
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Label, Static
 
 from companion import clock
 from companion.activity import checkins, progress
@@ -19,6 +19,7 @@ from companion.memory import insights
 from companion.memory.vocabulary import plain
 from companion.tui.screens.base import DataScreen
 from companion.tui.widgets.pixels import YearInPixels
+from companion.tui.widgets.trend import TrendChart
 
 WINDOW = 90
 
@@ -26,7 +27,13 @@ WINDOW = 90
 @dataclass
 class Series:
     name: str
-    values: list[float]
+    points: dict[date, float]
+    low: float
+    high: float
+
+    @property
+    def values(self) -> list[float]:
+        return list(self.points.values())
 
     def summary(self) -> str:
         if not self.values:
@@ -94,11 +101,11 @@ class InsightsScreen(DataScreen):
         with VerticalScroll(id="insights"):
             yield Static("", id="streaks")
             yield Static(f"Last {WINDOW} days", classes="section")
-            with Horizontal(id="trend-charts"):
-                for key in ("mood", "cravings", "sleep"):
+            with Vertical(id="trend-charts"):
+                for key, low, high in (("mood", 1, 10), ("cravings", 0, 10), ("sleep", 0, 12)):
                     with Vertical(classes="trend"):
                         yield Label("", id=f"{key}-summary")
-                        yield Sparkline([], id=f"{key}-chart")
+                        yield TrendChart(low, high, id=f"{key}-chart")
             yield Static("", id="week-title", classes="section")
             yield Static("", id="week")
             yield Label("Year in Pixels (PgUp/PgDn: year)", classes="section")
@@ -111,16 +118,17 @@ class InsightsScreen(DataScreen):
     def load_charts(self) -> None:
         """Read and compute in a thread; ``show`` paints on the UI thread."""
         vault, today = self.vault, clock.today()
-        recent = checkins.between(vault, today - timedelta(days=WINDOW - 1), today)
+        start = today - timedelta(days=WINDOW - 1)
+        recent = checkins.between(vault, start, today)
+
+        def points(key: str) -> dict[date, float]:
+            return {c.date: float(c.values[key]) for c in recent if key in c.values}
+
+        sleep = points("sleep_hours")
         series = [
-            Series("Mood", [float(c.values["mood"]) for c in recent if "mood" in c.values]),
-            Series(
-                "Cravings", [float(c.values["cravings"]) for c in recent if "cravings" in c.values]
-            ),
-            Series(
-                "Sleep (h)",
-                [float(c.values["sleep_hours"]) for c in recent if "sleep_hours" in c.values],
-            ),
+            Series("Mood", points("mood"), 1, 10),
+            Series("Cravings", points("cravings"), 0, 10),
+            Series("Sleep (h)", sleep, 0, max(12.0, *sleep.values()) if sleep else 12),
         ]
         dates = checkins.dates()
         year_rows = checkins.between(vault, date(self.year, 1, 1), date(self.year, 12, 31))
@@ -131,10 +139,15 @@ class InsightsScreen(DataScreen):
         )
         year, number, _ = self.week_start.isocalendar()
         week = insights.weekly(vault, f"{year}-W{number:02d}")
-        self.app.call_from_thread(self.show, series, streaks, moods, week)
+        self.app.call_from_thread(self.show, series, streaks, moods, week, start)
 
     def show(
-        self, series: list[Series], streaks: str, moods: dict[date, int], week: insights.Week
+        self,
+        series: list[Series],
+        streaks: str,
+        moods: dict[date, int],
+        week: insights.Week,
+        start: date,
     ) -> None:
         self.query_one("#streaks", Static).update(streaks)
         self.query_one("#week-title", Static).update(
@@ -143,9 +156,10 @@ class InsightsScreen(DataScreen):
         self.query_one("#week", Static).update(week_text(week))
         for key, data in zip(("mood", "cravings", "sleep"), series, strict=True):
             self.query_one(f"#{key}-summary", Label).update(data.summary())
-            chart = self.query_one(f"#{key}-chart", Sparkline)
-            chart.data = data.values
-            chart.display = bool(data.values)
+            chart = self.query_one(f"#{key}-chart", TrendChart)
+            chart.high = data.high
+            chart.show(data.points, start, clock.today())
+            chart.display = bool(data.points)
         self.query_one(YearInPixels).set_moods(moods, self.year)
 
     def action_week(self, step: int) -> None:

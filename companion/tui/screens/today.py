@@ -10,7 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Label, OptionList, Sparkline, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import clock
@@ -19,6 +19,7 @@ from companion.memory import followups, sobriety
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import literal, one_line
 from companion.tui.widgets.picklist import PickList
+from companion.tui.widgets.trend import TrendChart
 
 
 def checkin_line(view: checkins.CheckInView | None) -> str:
@@ -67,10 +68,10 @@ class TodayScreen(DataScreen):
             with Horizontal(id="charts"):
                 with Vertical(classes="chart"):
                     yield Label("Mood, last 30 days", id="mood-label")
-                    yield Sparkline([], id="mood-spark")
+                    yield TrendChart(1, 10, id="mood-chart")
                 with Vertical(classes="chart"):
                     yield Label("Cravings, last 30 days", id="cravings-label")
-                    yield Sparkline([], id="cravings-spark")
+                    yield TrendChart(0, 10, id="cravings-chart")
             yield Label("Follow-ups", classes="section")
             yield PickList(id="followups")
             yield Label("On this day", classes="section")
@@ -106,13 +107,14 @@ class TodayScreen(DataScreen):
         self.query_one("#streak", Static).update(
             f"{streak} day check-in streak" if streak else "No check-in streak yet"
         )
-        recent = checkins.between(vault, today - timedelta(days=29), today)
-        moods = [float(c.values["mood"]) for c in recent if "mood" in c.values]
-        cravings = [float(c.values["cravings"]) for c in recent if "cravings" in c.values]
-        for key, title, values in (("mood", "Mood", moods), ("cravings", "Cravings", cravings)):
-            spark = self.query_one(f"#{key}-spark", Sparkline)
-            spark.data = values
-            spark.display = bool(values)
+        start = today - timedelta(days=29)
+        recent = checkins.between(vault, start, today)
+        for key, title in (("mood", "Mood"), ("cravings", "Cravings")):
+            points = {c.date: float(c.values[key]) for c in recent if key in c.values}
+            chart = self.query_one(f"#{key}-chart", TrendChart)
+            chart.show(points, start, today)
+            chart.display = bool(points)
+            values = list(points.values())
             self.query_one(f"#{key}-label", Label).update(
                 f"{title}, last 30 days: average {sum(values) / len(values):.1f}"
                 if values

@@ -1,0 +1,76 @@
+"""A day-by-day chart with dates on its axis: a day without a value stays empty, a lone value
+is a point, and only consecutive days are joined by a line (a gap never looks like data)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from textual_plotext import PlotextPlot
+
+
+def runs(days: list[int]) -> list[list[int]]:
+    """Consecutive day numbers grouped: [0, 1, 2, 5, 9, 10] -> [[0, 1, 2], [5], [9, 10]]."""
+    groups: list[list[int]] = []
+    for day in sorted(days):
+        if groups and day == groups[-1][-1] + 1:
+            groups[-1].append(day)
+        else:
+            groups.append([day])
+    return groups
+
+
+def tick_days(span: int, width: int) -> list[int]:
+    """Where the date labels go: both ends, and between them as many as the width allows
+    (a label takes about 7 columns)."""
+    count = max(2, min(span // 7 + 1, width // 9))
+    if count >= span:
+        return list(range(span))
+    step = (span - 1) / (count - 1)
+    return sorted({round(i * step) for i in range(count)})
+
+
+def label(day: date) -> str:
+    return f"{day.day} {day:%b}"
+
+
+class TrendChart(PlotextPlot):
+    """One measure over a span of days (``show``); redrawn when resized."""
+
+    DEFAULT_CSS = """
+    TrendChart { height: 9; }
+    """
+
+    def __init__(self, low: float, high: float, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.low, self.high = low, high
+        self.points: dict[date, float] = {}
+        self.start = self.end = date.today()
+
+    def show(self, points: dict[date, float], start: date, end: date) -> None:
+        self.points, self.start, self.end = points, start, end
+        self.draw()
+
+    def draw(self) -> None:
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        span = (self.end - self.start).days + 1
+        by_day = {
+            (d - self.start).days: v for d, v in self.points.items() if self.start <= d <= self.end
+        }
+        for group in runs(list(by_day)):
+            if len(group) > 1:
+                plt.plot(group, [by_day[d] for d in group], marker="braille", color="cyan")
+        plt.scatter(list(by_day), list(by_day.values()), marker="●", color="cyan")
+        plt.xlim(-0.5, span - 0.5)
+        plt.ylim(self.low, self.high)
+        ticks = tick_days(span, self.size.width or 40)
+        plt.xticks(
+            [float(d) for d in ticks], [label(self.start + timedelta(days=d)) for d in ticks]
+        )
+        middle = round((self.low + self.high) / 2)
+        plt.yticks([self.low, middle, self.high], [f"{v:g}" for v in (self.low, middle, self.high)])
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.draw()
