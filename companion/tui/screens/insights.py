@@ -3,6 +3,7 @@ Year in Pixels of mood. Heavy reading happens in a worker."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import ClassVar
@@ -128,7 +129,13 @@ class InsightsScreen(DataScreen):
         series = [
             Series("Mood", points("mood"), 1, 10),
             Series("Cravings", points("cravings"), 0, 10),
-            Series("Sleep (h)", sleep, 0, max(12.0, *sleep.values()) if sleep else 12),
+            # Hours of sleep vary by a few: the axis spans them with room either side.
+            Series(
+                "Sleep (h)",
+                sleep,
+                max(0, math.floor(min(sleep.values(), default=6)) - 2),
+                min(24, math.ceil(max(sleep.values(), default=8)) + 2),
+            ),
         ]
         dates = checkins.dates()
         year_rows = checkins.between(vault, date(self.year, 1, 1), date(self.year, 12, 31))
@@ -157,7 +164,7 @@ class InsightsScreen(DataScreen):
         for key, data in zip(("mood", "cravings", "sleep"), series, strict=True):
             self.query_one(f"#{key}-summary", Label).update(data.summary())
             chart = self.query_one(f"#{key}-chart", TrendChart)
-            chart.high = data.high
+            chart.low, chart.high = data.low, data.high
             chart.show(data.points, start, clock.today())
             chart.display = bool(data.points)
         self.query_one(YearInPixels).set_moods(moods, self.year)
