@@ -52,6 +52,16 @@ def go(key: str) -> Callable[[Pilot], Awaitable[None]]:
     return step
 
 
+def keys(*pressed: str) -> Callable[[Pilot], Awaitable[None]]:
+    async def step(pilot: Pilot) -> None:
+        await unlock(pilot)
+        for key in pressed:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return step
+
+
 async def light_today(pilot: Pilot) -> None:
     await unlock(pilot)
     pilot.app.theme = "textual-light"
@@ -100,6 +110,7 @@ SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "today": go("f3"),
     "checkin": go("f4"),
     "journal": open_first("f5", "#entries"),
+    "calendar": keys("f5", "ctrl+g", "pageup"),
     "chat": open_first("f6", "#sessions"),
     "memory": go("f7"),
     "profile": go("f8"),
@@ -112,11 +123,11 @@ SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
 }
 
 
-async def shoot(vault_root: Path, name: str, out: Path) -> None:
+async def shoot(vault_root: Path, name: str, out: Path, size: tuple[int, int] = SIZE) -> None:
     from companion.paths import VaultPaths
 
     app = CompanionApp(VaultPaths(vault_root))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await SHOTS[name](pilot)
         app.save_screenshot(f"{name}.svg", str(out))
 
@@ -129,12 +140,14 @@ def main() -> None:
     try:
         template = build(work / "template")
         clock.set_clock(lambda: DEMO_NOW)
-        OUT.mkdir(exist_ok=True)
+        small = OUT / "80x24"
+        small.mkdir(parents=True, exist_ok=True)
         for name in SHOTS:
-            root = work / name
-            shutil.copytree(template.root, root)
-            asyncio.run(shoot(root, name, OUT))
-            print(f"screenshots/{name}.svg", file=sys.stderr)
+            for out, size in ((OUT, SIZE), (small, (80, 24))):
+                root = work / f"{name}-{size[0]}"
+                shutil.copytree(template.root, root)
+                asyncio.run(shoot(root, name, out, size))
+                print(f"{out.relative_to(OUT.parent)}/{name}.svg", file=sys.stderr)
     finally:
         clock.set_clock(None)
         shutil.rmtree(work, ignore_errors=True)

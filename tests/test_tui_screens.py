@@ -738,19 +738,41 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
         await unlock(pilot, PASSPHRASE)
         await pilot.press("f5")
         await settle(pilot)
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+g")  # the calendar; "/" to type a date instead
+        await settle(pilot)
+        await pilot.press("slash")
         await settle(pilot)
         app.screen.query_one("#value").value = "March 2025"
         await pilot.press("enter")
         await settle(pilot)
         month = screen_text(app)
+        await pilot.press("ctrl+g")  # opens on the month shown, the days written marked
+        await settle(pilot)
+        march = screen_text(app)
+        await pilot.press("pagedown", "m")  # April, the whole month
+        await settle(pilot)
+        april = screen_text(app)
+        await pilot.press("ctrl+g", "n")  # back to the newest entries
+        await settle(pilot)
+        newest = screen_text(app)
+        await pilot.press("ctrl+g")
+        await settle(pilot)
+        await pilot.press("slash")
+        await settle(pilot)
+        app.screen.query_one("#value").value = "March 2025"
+        await pilot.press("enter")
+        await settle(pilot)
         entries = app.screen.query_one("#entries")
         entries.highlighted = 1  # the row under the heading
         await pilot.press("enter")
         await settle(pilot)
-        return month, screen_text(app)
+        return month, march, april, newest, screen_text(app)
 
-    month, reading = drive(paths, scenario)
+    month, march, april, newest, reading = drive(paths, scenario)
+    assert "March 2025: 1 entry" in march and "14•" in march
+    assert "Saturday 1 March: nothing written" in march  # the cursor on the first day shown
+    assert "— April 2025: 1 entry —" in april and "quiet day in April" in april
+    assert "heating" in newest and "—" not in newest
     assert "— March 2025: 1 entry —" in month
     assert "2025-03-14  Ninety days" in month and "quiet day in April" not in month
     assert "heating" not in month
@@ -775,8 +797,7 @@ def test_charts_show_a_few_check_ins_as_points_with_dates_and_gaps(created) -> N
         await pilot.press("f9")
         await settle(pilot)
         charts = {
-            key: app.screen.query_one(f"#{key}-chart")
-            for key in ("mood", "cravings", "sleep")
+            key: app.screen.query_one(f"#{key}-chart") for key in ("mood", "cravings", "sleep")
         }
         drawn = {key: str(chart.render()) for key, chart in charts.items()}
         return today_text, drawn

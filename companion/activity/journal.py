@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
@@ -259,6 +260,14 @@ def between(vault: Vault, first: date, last: date, limit: int = 200) -> list[Ent
         .limit(limit)
     )
     return [view(vault, row) for row in rows]
+
+
+def days_written(first: date, last: date) -> dict[date, int]:
+    """How many entries each day from ``first`` to ``last`` has (the plaintext local date
+    column only: nothing is decrypted), for the calendar."""
+    day = JournalEntry.local_date
+    rows = JournalEntry.select(day).where((day >= first.isoformat()) & (day <= last.isoformat()))
+    return dict(Counter(date.fromisoformat(row.local_date) for row in rows))
 
 
 def count() -> int:

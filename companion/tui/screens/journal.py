@@ -18,10 +18,10 @@ from textual.worker import get_current_worker
 from companion import clock
 from companion.activity import drafts, journal
 from companion.errors import CompanionError
-from companion.retrieval import dates
 from companion.retrieval.dates import When
 from companion.tui.screens.base import DataScreen
-from companion.tui.screens.modals import ConfirmScreen, PromptScreen
+from companion.tui.screens.calendar import CalendarScreen
+from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.screens.reading import EntryScreen
 from companion.tui.text import literal, one_line, visible
 from companion.tui.widgets.editor import Editor
@@ -158,21 +158,12 @@ class JournalScreen(DataScreen):
         self.shown = len(found)
 
     def action_go_to_date(self) -> None:
-        def go(text: str | None) -> None:
-            if text is None:
+        """The calendar: a day or a month of entries in the list (Escape: as it was)."""
+
+        def go(when: When | None) -> None:
+            if when is None:
                 return
-            if not text.strip():
-                self.span = None
-            else:
-                when = dates.parse(text, clock.today())
-                if when is None or when.first is None:
-                    self.notify(
-                        "I could not read a date in that. Try 2025-03-14, March 2025, 2024 "
-                        "or last Friday.",
-                        severity="warning",
-                    )
-                    return
-                self.span = when
+            self.span = when if when.first is not None else None
             search = self.query_one("#search", Input)
             if search.value:
                 search.value = ""  # the list follows (Input.Changed)
@@ -180,9 +171,9 @@ class JournalScreen(DataScreen):
                 self.load_list()
             self.query_one("#entries", OptionList).focus()
 
-        self.app.push_screen(
-            PromptScreen("Go to a day, a month or a year", placeholder="March 2025"), go
-        )
+        today = clock.today()
+        start = self.span.first if self.span is not None and self.span.first else today
+        self.app.push_screen(CalendarScreen(journal.days_written, start, today), go)
 
     @work(thread=True, exclusive=True, group="journal-search")
     def search(self, query: str, limit: int, more: bool = False) -> None:
