@@ -66,6 +66,7 @@ async def light_today(pilot: Pilot) -> None:
     await unlock(pilot)
     pilot.app.theme = "textual-light"
     await settle(pilot)
+    await settle(pilot)  # the charts take the new theme's colours a message later
 
 
 async def locked(pilot: Pilot) -> None:

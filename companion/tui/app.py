@@ -43,7 +43,11 @@ def screen_factory(app: CompanionApp, mode: str) -> Callable[[], Screen]:
         from companion.tui.screens import registry
 
         app.load_styles()
-        return registry.SCREENS[mode]()
+        screen = registry.SCREENS[mode]()
+        # Styled from the stylesheet as it is: Textual would otherwise re-parse every style
+        # for each new screen (tens of ms on the UI thread, once per screen).
+        screen._css_update_count = app._css_update_count
+        return screen
 
     return make
 

@@ -89,6 +89,9 @@ class UnlockScreen(CompanionScreen[None]):
 
     def __init__(self) -> None:
         super().__init__()
+        # Made from the stylesheet as it is now: without this, Textual re-parses every style
+        # once before the first paint (a new screen starts as "styles out of date").
+        self._css_update_count = self.app._css_update_count
         self.creating = not self.app_paths.db.exists()
         self.reason = ""
         """Why the vault was locked, said above the form."""
