@@ -62,6 +62,25 @@ def keys(*pressed: str) -> Callable[[Pilot], Awaitable[None]]:
     return step
 
 
+def command(action: str) -> Callable[[Pilot], Awaitable[None]]:
+    """A palette command's dialog (the app's ``action_<action>``)."""
+
+    async def step(pilot: Pilot) -> None:
+        await unlock(pilot)
+        getattr(pilot.app, f"action_{action}")()
+        await settle(pilot)
+
+    return step
+
+
+async def creating(pilot: Pilot) -> None:
+    """The first run's form (the demo vault exists, so the form is switched to it)."""
+    screen = pilot.app.screen
+    screen.creating = True  # type: ignore[attr-defined]
+    await screen.recompose()
+    await settle(pilot)
+
+
 async def light_today(pilot: Pilot) -> None:
     await unlock(pilot)
     pilot.app.theme = "textual-light"
@@ -108,18 +127,23 @@ async def sos_after_an_overdose(pilot: Pilot) -> None:
 # name -> what to do before the picture
 SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "unlock": locked,
+    "create": creating,
     "today": go("f3"),
     "checkin": go("f4"),
     "journal": open_first("f5", "#entries"),
     "calendar": keys("f5", "ctrl+g", "pageup"),
     "chat": open_first("f6", "#sessions"),
     "memory": go("f7"),
+    "add-fact": keys("f7", "a"),
+    "fresh-start": keys("f7", "f"),
     "profile": go("f8"),
     "insights": go("f9"),
     "settings": go("f10"),
     "sos": sos_unlocked,
     "sos-emergency": sos_after_an_overdose,
     "help": go("f1"),
+    "passphrase": command("change_passphrase"),
+    "import": command("import"),
     "today-light": light_today,
 }
 

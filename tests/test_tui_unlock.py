@@ -134,3 +134,20 @@ def test_the_lock_screen_after_creating_a_vault_is_the_unlock_form(paths) -> Non
         assert isinstance(app.screen, TodayScreen)
 
     drive(paths, scenario)
+
+
+def test_the_first_run_form_fits_80x24_with_its_button_on_screen(paths) -> None:
+    """A new user on a small terminal sees the whole create form, button included, without
+    scrolling."""
+
+    async def scenario(app, pilot):
+        await pilot.pause()
+        card = app.screen.query_one("#card")
+        button = app.screen.query_one("#go")
+        hint = app.screen.query_one("#hint")
+        return card.max_scroll_y, card.region, button.region, hint.region, str(button.label)
+
+    max_scroll, card, button, hint, label = drive(paths, scenario, size=(80, 24))
+    assert label == "Create vault"
+    assert max_scroll == 0  # nothing to scroll to
+    assert button.height == 3 and card.bottom <= hint.y  # the whole card, above the hint
