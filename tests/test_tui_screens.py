@@ -809,3 +809,21 @@ def test_charts_show_a_few_check_ins_as_points_with_dates_and_gaps(created) -> N
         assert text.count("●") == 2, key
         assert not any(ch in text for ch in "⡀⢀⠁⠈⣀▁▂▃▄▅▆▇█"), key  # no line, no blocks
         assert "10 Jun" in text, key
+
+
+def test_typing_on_a_filled_checkin_replaces_the_value(created) -> None:
+    """Back on today's saved check-in, typing 8 in the focused mood gives 8, not 68."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=6, cravings=2)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("8")
+        await settle(pilot)
+        return app.screen.query_one("#mood").value
+
+    assert drive(paths, scenario) == "8"

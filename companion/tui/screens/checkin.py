@@ -99,6 +99,16 @@ class CheckInScreen(DataScreen):
             with Horizontal(id="checkin-actions"):
                 yield Button("Save (Enter)", id="save", variant="primary")
 
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        # Arriving on a filled form, the first key replaces the focused value ("7" over a
+        # saved 6), as Tab into a field does; it never appends to it ("67").
+        self.call_after_refresh(self._select_focused)
+
+    def _select_focused(self) -> None:
+        if isinstance(self.focused, Input):
+            self.focused.select_all()
+
     def refresh_data(self) -> None:
         if self.first_visit:
             self.first_visit = False
