@@ -81,6 +81,26 @@ async def creating(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def forget_fact(pilot: Pilot) -> None:
+    """Delete pressed on the first fact: the question before anything is forgotten."""
+    await unlock(pilot)
+    await pilot.press("f7")
+    await settle(pilot)
+    facts = pilot.app.screen.query_one("#facts")
+    facts.focus()
+    facts.action_first()  # type: ignore[attr-defined]
+    await pilot.press("delete")
+    await settle(pilot)
+
+
+async def recovery_key(pilot: Pilot) -> None:
+    """Shown once, when the vault is made (a made-up key: the demo's is not on screen)."""
+    from companion.tui.screens.modals import RecoveryKeyScreen
+
+    pilot.app.push_screen(RecoveryKeyScreen("WXYZ-2345-ABCD-6789-EFGH-JKLM-NPQR-STUV"))
+    await settle(pilot)
+
+
 async def light_today(pilot: Pilot) -> None:
     await unlock(pilot)
     pilot.app.theme = "textual-light"
@@ -128,6 +148,7 @@ async def sos_after_an_overdose(pilot: Pilot) -> None:
 SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "unlock": locked,
     "create": creating,
+    "recovery-key": recovery_key,
     "today": go("f3"),
     "checkin": go("f4"),
     "journal": open_first("f5", "#entries"),
@@ -136,9 +157,11 @@ SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "memory": go("f7"),
     "add-fact": keys("f7", "a"),
     "fresh-start": keys("f7", "f"),
+    "forget-fact": forget_fact,
     "profile": go("f8"),
     "insights": go("f9"),
     "settings": go("f10"),
+    "extraction-prompt": keys("f10", "ctrl+t"),
     "sos": sos_unlocked,
     "sos-emergency": sos_after_an_overdose,
     "help": go("f1"),
