@@ -283,15 +283,13 @@ def test_a_damaged_record_does_not_hide_the_others(cli) -> None:
 
 
 def test_the_app_refuses_a_held_vault_before_asking_anything(created) -> None:
-    import argparse
-
     from companion.cli import open_app
     from tests.test_vault_open import hold
 
     paths, _ = created
     holder = hold(paths)
     try:
-        code = open_app(argparse.Namespace(data_dir=str(paths.root), debug=False))
+        code = open_app(str(paths.root))
     finally:
         holder.kill()
         holder.wait()

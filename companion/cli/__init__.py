@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from companion import __version__, logs
 from companion.errors import CompanionError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def global_options(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +26,8 @@ def global_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     from companion.cli import (
         activity_cmds,
         coach_cmds,
@@ -49,13 +54,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def open_app(args: argparse.Namespace) -> int:
+def open_app(data_dir: str | None) -> int:
     """The full-screen app. Only Textual and the unlock screen load before the first paint."""
     from companion.errors import VaultBusy
     from companion.paths import VaultPaths, resolve_data_dir
     from companion.vault.lock import VaultLock
 
-    paths = VaultPaths(resolve_data_dir(args.data_dir))
+    paths = VaultPaths(resolve_data_dir(data_dir))
     if paths.root.is_dir():
         try:
             VaultLock.acquire(paths).release()
@@ -70,13 +75,20 @@ def open_app(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    quick = argparse.ArgumentParser(add_help=False)
-    global_options(quick)
-    known, rest = quick.parse_known_args(argv)
-    if not rest and sys.stdout.isatty() and sys.stdin.isatty():
-        logs.configure(logs.debug_requested(known.debug))
-        logs.install_excepthook()
-        return open_app(known)
+    if sys.stdout.isatty() and sys.stdin.isatty():
+        if not argv:  # the app, as most people start it: argparse is not needed
+            logs.configure(logs.debug_requested(False))
+            logs.install_excepthook()
+            return open_app(None)
+        import argparse
+
+        quick = argparse.ArgumentParser(add_help=False)
+        global_options(quick)
+        known, rest = quick.parse_known_args(argv)
+        if not rest:
+            logs.configure(logs.debug_requested(known.debug))
+            logs.install_excepthook()
+            return open_app(known.data_dir)
     parser = build_parser()
     args = parser.parse_args(argv)
     logs.configure(logs.debug_requested(args.debug))

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Input, LoadingIndicator, ProgressBar, Static
+from textual.widgets import Button, Input, Static
 
 from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
@@ -158,6 +158,8 @@ class UnlockScreen(CompanionScreen[None]):
         return widget
 
     def busy(self, working: bool) -> None:
+        from textual.widgets import LoadingIndicator  # not needed for the first paint
+
         if working:
             self._below_error(LoadingIndicator(id="working")).display = True
         else:
@@ -180,6 +182,8 @@ class UnlockScreen(CompanionScreen[None]):
         self.app.call_from_thread(self._show_upgrade, done, total)
 
     def _show_upgrade(self, done: int, total: int) -> None:
+        from textual.widgets import ProgressBar  # not needed for the first paint
+
         bar = self._below_error(hidden(ProgressBar(id="upgrade", show_eta=False)))
         assert isinstance(bar, ProgressBar)
         if not bar.display:
