@@ -827,3 +827,31 @@ def test_typing_on_a_filled_checkin_replaces_the_value(created) -> None:
         return app.screen.query_one("#mood").value
 
     assert drive(paths, scenario) == "8"
+
+
+def test_today_and_insights_tell_the_same_story_after_a_slip(created) -> None:
+    """A slip yesterday: Today and Insights both say the days since it, keep the days sober
+    before it, and name the next milestone; the week's check-in streak is the one running
+    now, as in the line above it (it said 0 until Sunday)."""
+    paths, _ = created
+    frozen()  # a Wednesday
+    today = NOW.date()
+    with reopen(paths) as vault:
+        profile.update(vault, {"recovery_start_date": "2026-05-01"})
+        checkins.record(vault, today - timedelta(days=2), mood=6, sober=True)
+        checkins.record(vault, today - timedelta(days=1), mood=3, sober=False)
+        checkins.record(vault, today, mood=5, sober=True)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        today_text = str(app.screen.query_one("#sober").render())
+        await pilot.press("f9")
+        await settle(pilot)
+        header = str(app.screen.query_one("#streaks").render())
+        return today_text, header, screen_text(app)
+
+    today_text, header, insights_text = drive(paths, scenario)
+    story = "1 day since the slip on 09 Jun (after 39 days sober)\nnext milestone: 7 days in 6 days"
+    assert story in today_text and story in header
+    assert "Check-in streak: 3 days now" in header
+    assert "check-in streak 3" in insights_text

@@ -84,9 +84,8 @@ def weekly(vault: Vault, week: str | None = None) -> Week:
         before = _average([c.values[key] for c in last_week if key in c.values])
         if now is not None and before is not None:
             setattr(result, attr, round(now - before, 1))
-    result.streak_at_week_end = progress.streak(
-        [d for d in checkins.dates() if d <= sunday], sunday
-    )
+    last = min(sunday, clock.today())  # this week's streak is the one running now
+    result.streak_at_week_end = progress.streak([d for d in checkins.dates() if d <= last], last)
     start, end = (
         clock.stamp(datetime.combine(monday, datetime.min.time()).astimezone()),
         clock.stamp(datetime.combine(sunday + timedelta(days=1), datetime.min.time()).astimezone()),
@@ -138,7 +137,7 @@ def share_report(data: Week) -> str:
         f"# Weekly recovery summary, {data.week} ({data.start} to {data.end})",
         "",
         f"- Check-ins: {data.check_ins} of 7 days",
-        f"- Check-in streak at the end of the week: {data.streak_at_week_end} days",
+        f"- Check-in streak at the end of the week (or now): {data.streak_at_week_end} days",
         f"- Coaching sessions completed: {data.sessions_completed}",
         f"- Average urge intensity: {fmt(data.average_urge_intensity)} / 10",
         f"- Mood by day (Mon-Sun): {', '.join(fmt(v) for v in data.mood)}"

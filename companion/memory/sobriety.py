@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from companion.activity import checkins, profile
+from companion.activity import checkins, profile, progress
 from companion.memory import pending, urges
 from companion.vault import Vault
 
@@ -41,6 +41,26 @@ class Sobriety:
         if self.proposed_start:
             text += f"; a new start date, {self.proposed_start}, waits for their confirmation"
         return text
+
+    def for_you(self) -> str:
+        """Two lines for the person, the same on Today and Insights: the days, the slip
+        (with the days before it kept), and the next milestone ("" when no start is set)."""
+        if self.start is None or self.days is None:
+            return ""
+        days = self.days
+        plural = "s" if days != 1 else ""
+        head = (
+            f"{days} day{plural} since the slip on {self.relapse:%d %b} "
+            f"(after {self.days_before} days sober)"
+            if self.relapse is not None
+            else f"{days} day{plural} sober"
+        )
+        mark = progress.next_milestone(days)
+        left = mark - days
+        return (
+            f"{head}\nnext milestone: {progress.milestone_label(mark)} in {left} "
+            f"day{'s' if left != 1 else ''}"
+        )
 
 
 _CACHE: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], date | None]] = (

@@ -15,8 +15,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from companion import clock
-from companion.activity import checkins, progress
-from companion.memory import insights
+from companion.activity import checkins, profile, progress
+from companion.memory import insights, sobriety
 from companion.memory.vocabulary import plain
 from companion.tui.screens.base import DataScreen
 from companion.tui.widgets.pixels import YearInPixels
@@ -53,7 +53,7 @@ def week_text(week: insights.Week) -> str:
         return "-" if value is None else f"{value:g}"
 
     lines = [
-        f"Check-ins {week.check_ins}/7 · streak {week.streak_at_week_end} · sessions "
+        f"Check-ins {week.check_ins}/7 · check-in streak {week.streak_at_week_end} · chats "
         f"{week.sessions_completed} · average urge {fmt(week.average_urge_intensity)}/10",
         f"Mood  Mon-Sun: {'  '.join(fmt(v) for v in week.mood)}   "
         f"(vs week before {fmt(week.mood_change)})",
@@ -140,8 +140,10 @@ class InsightsScreen(DataScreen):
         dates = checkins.dates()
         year_rows = checkins.between(vault, date(self.year, 1, 1), date(self.year, 12, 31))
         moods = {c.date: int(c.values["mood"]) for c in year_rows if "mood" in c.values}
+        sober = sobriety.current(vault, today, profile.load(vault)).for_you()
         streaks = (
-            f"Check-in streak: {progress.streak(dates, today)} days now, longest "
+            (f"{sober}\n" if sober else "")
+            + f"Check-in streak: {progress.streak(dates, today)} days now, longest "
             f"{progress.longest_streak(dates)} days, {len(dates)} check-ins in all."
         )
         year, number, _ = self.week_start.isocalendar()

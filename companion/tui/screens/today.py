@@ -86,22 +86,9 @@ class TodayScreen(DataScreen):
         )
         self.query_one("#checkin-status", Static).update(checkin_line(checkins.get(vault, today)))
         state = sobriety.current(vault, today, prof)
-        days = state.days
-        if days is None:
-            sober = "Set your recovery start date in Profile (F8) to count your days."
-        else:
-            mark = progress.next_milestone(days)
-            plural = "s" if days != 1 else ""
-            head = (
-                f"{days} day{plural} since the slip on {state.relapse:%d %b} "
-                f"(after {state.days_before} days sober)"
-                if state.relapse is not None
-                else f"{days} day{plural} sober"
-            )
-            sober = (
-                f"{head}\nnext milestone: {progress.milestone_label(mark)} in {mark - days} "
-                f"day{'s' if mark - days != 1 else ''}"
-            )
+        sober = (
+            state.for_you() or "Set your recovery start date in Profile (F8) to count your days."
+        )
         self.query_one("#sober", Static).update(sober)
         streak = progress.streak(checkins.dates(), today)
         self.query_one("#streak", Static).update(
