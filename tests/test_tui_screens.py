@@ -734,17 +734,20 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
         journal.add(vault, "A quiet day in April.", when=datetime(2025, 4, 2, 20).astimezone())
         journal.add(vault, "Today, the heating works.")
 
-    async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+    async def typed(app, pilot, when: str) -> None:
         await pilot.press("ctrl+g")  # the calendar; "/" to type a date instead
         await settle(pilot)
         await pilot.press("slash")
         await settle(pilot)
-        app.screen.query_one("#value").value = "March 2025"
+        app.screen.query_one("#value").value = when
         await pilot.press("enter")
         await settle(pilot)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await typed(app, pilot, "March 2025")
         month = screen_text(app)
         await pilot.press("ctrl+g")  # opens on the month shown, the days written marked
         await settle(pilot)
@@ -755,13 +758,7 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
         await pilot.press("ctrl+g", "n")  # back to the newest entries
         await settle(pilot)
         newest = screen_text(app)
-        await pilot.press("ctrl+g")
-        await settle(pilot)
-        await pilot.press("slash")
-        await settle(pilot)
-        app.screen.query_one("#value").value = "March 2025"
-        await pilot.press("enter")
-        await settle(pilot)
+        await typed(app, pilot, "March 2025")
         entries = app.screen.query_one("#entries")
         entries.highlighted = 1  # the row under the heading
         await pilot.press("enter")
