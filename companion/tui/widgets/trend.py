@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 
@@ -64,13 +65,14 @@ class TrendChart(PlotextPlot):
         plt.scatter(list(by_day), list(by_day.values()), marker="●", color="cyan")
         plt.xlim(-0.5, span - 0.5)
         plt.ylim(self.low, self.high)
-        ticks = tick_days(span, self.size.width or 40)
-        plt.xticks(
-            [float(d) for d in ticks], [label(self.start + timedelta(days=d)) for d in ticks]
-        )
         middle = round((self.low + self.high) / 2)
         plt.yticks([self.low, middle, self.high], [f"{v:g}" for v in (self.low, middle, self.high)])
         self.refresh()
 
-    def on_resize(self) -> None:
-        self.draw()
+    def render(self) -> RenderResult:
+        # The date labels depend on the width, known for certain only now.
+        span = (self.end - self.start).days + 1
+        ticks = tick_days(span, self.size.width)
+        labels = [label(self.start + timedelta(days=d)) for d in ticks]
+        self.plt.xticks([float(d) for d in ticks], labels)
+        return super().render()
