@@ -47,7 +47,7 @@ def test_wrong_passphrase_shows_inline_error_then_unlocks(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, "not it at all")
+        await unlock(pilot, "not it at all", opens=False)
         assert isinstance(app.screen, UnlockScreen)
         assert "Wrong passphrase" in screen_text(app)
         assert app.vault is None

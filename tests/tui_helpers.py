@@ -38,10 +38,18 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-async def unlock(pilot: Pilot, passphrase: str) -> None:
-    pilot.app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
+async def unlock(pilot: Pilot, passphrase: str, opens: bool = True) -> None:
+    """Type the passphrase and press Enter; when it ``opens`` the vault, return once Today is
+    the screen (the switch comes a message or two after the key derivation's worker ends)."""
+    app = pilot.app
+    app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
     await pilot.press("enter")
     await settle(pilot)
+    for _ in range(200):
+        if not opens or (app.unlocked is not None and app.current_mode != "lock"):  # type: ignore[attr-defined]
+            break
+        await pilot.pause()
+    await pilot.pause()
 
 
 def screen_text(app: CompanionApp) -> str:
