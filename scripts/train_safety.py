@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from companion.coach.safety.pieces import split
-from companion.coach.safety.text import features, sentences, tokens
+from companion.coach.safety.text import features, sentences, tokens, word_features
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "crisis"
@@ -168,8 +168,10 @@ def export(
 ) -> None:
     """``weights.txt``: a JSON header line, then one feature name a line, then (with meaning)
     one word piece a line; ``weights.bin``: their weights, one float32 per class,
-    little-endian, in the same order. A piece's weights are the dense weights applied to its
-    scaled vector, so a window's mean of them is what the model gives its mean vector."""
+    little-endian, in the same order. A word's row (``w:``) holds the weights of its letter
+    pieces too, so the app weighs a trained word with one row. A word piece's weights are the
+    dense weights applied to its scaled vector, so a window's mean of them is what the model
+    gives its mean vector."""
     import array
     import sys
 
@@ -177,8 +179,12 @@ def export(
     classes = list(model.classes_)
     names, values = [], array.array("f")
     sparse = len(vec.feature_names_)
-    for name, column in zip(vec.feature_names_, model.coef_[:, :sparse].T, strict=True):
+    coef = dict(zip(vec.feature_names_, model.coef_[:, :sparse].T, strict=True))
+    for name, column in coef.items():
         if max(abs(v) for v in column) >= keep:
+            if name.startswith("w:"):  # the word's row holds its letter pieces too
+                pieces_of = word_features(name[2:], False)[1:]
+                column = column + sum(coef[p] for p in pieces_of if p in coef)
             names.append(name)
             values.extend(float(v) for v in column)
     pieces = 0

@@ -11,7 +11,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -41,7 +41,9 @@ class Weights:
     intercept: tuple[float, ...]
     at: dict[str, int]
     """Feature name -> where its weights (one per class) start in ``values``."""
-    values: array.array[float]
+    values: Sequence[float]
+    """float32 weights: a view of the file's bytes (no copy) where the machine is
+    little-endian, as the file is."""
     pieces: dict[str, int]
     """Word piece -> where its weights start: what the sentence model meant by it, folded
     through the trained weights (``scripts/train_safety.py``)."""
@@ -55,21 +57,23 @@ class Weights:
 @cache
 def weights() -> Weights:
     folder = Path(__file__).parent
-    head, *names = (folder / "weights.txt").read_text("utf-8").splitlines()
-    header = json.loads(head)
-    values = array.array("f")
-    values.frombytes((folder / "weights.bin").read_bytes())
+    names = (folder / "weights.txt").read_text("utf-8").splitlines()
+    header = json.loads(names[0])
+    raw = (folder / "weights.bin").read_bytes()
+    values: Sequence[float] = memoryview(raw).cast("f")
     if sys.byteorder != "little":
-        values.byteswap()
+        swapped = array.array("f", raw)
+        swapped.byteswap()
+        values = swapped
     width = len(header["classes"])
-    starts = range(0, len(names) * width, width)
-    split_at = len(names) - header.get("pieces", 0)
+    starts = range(0, (len(names) - 1) * width, width)
+    split_at = len(names) - 1 - header.get("pieces", 0)
     return Weights(
         tuple(header["classes"]),
         tuple(header["intercept"]),
-        dict(zip(names[:split_at], starts[:split_at], strict=True)),
+        dict(zip(names[1 : split_at + 1], starts[:split_at], strict=True)),
         values,
-        dict(zip(names[split_at:], starts[split_at:], strict=True)),
+        dict(zip(names[split_at + 1 :], starts[split_at:], strict=True)),
         float(header["threshold"]),
     )
 
@@ -116,10 +120,13 @@ Word = tuple[tuple[float, ...], tuple[float, ...], int]
 @lru_cache(maxsize=100_000)
 def _word(word: str, negated: bool) -> Word:
     """A word's features' weights, its pieces' summed weights, and how many pieces it has."""
-    at = weights().pieces
-    found = split(word, at)
-    meaning = _weigh(map(at.__getitem__, found))
-    return tuple(_features(word_features(word, negated))), tuple(meaning), len(found)
+    w = weights()
+    found = split(word, w.pieces)
+    meaning = _weigh(map(w.pieces.__getitem__, found))
+    names = word_features(word, negated)
+    if names[0] in w.at:  # a trained word: its row holds its letter pieces' weights too
+        names = (names[0], names[-1]) if negated else names[:1]
+    return tuple(_features(names)), tuple(meaning), len(found)
 
 
 @lru_cache(maxsize=4_096)
