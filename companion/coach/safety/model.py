@@ -1,7 +1,8 @@
 """The trained weights (``weights.txt`` and ``weights.bin``, written by
 ``scripts/train_safety.py``) scored in plain Python: a linear model over the features of
-``text.py``, one score per category, turned into probabilities. Loaded once, on first use, in a
-few milliseconds (names as text, numbers as raw floats)."""
+``text.py`` and the meaning of the words (the mean over a window of its word pieces' weights,
+``pieces.py``), one score per category, turned into probabilities. Loaded once, on first use,
+in a few milliseconds (names as text, numbers as raw floats)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ import json
 import math
 import re
 import sys
-from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 from companion.coach.safety.lexicon import combine, marks
+from companion.coach.safety.pieces import split
 from companion.coach.safety.text import WORDS as SPELLED
 from companion.coach.safety.text import tokens, units, word_features
 
@@ -39,7 +41,12 @@ class Weights:
     intercept: tuple[float, ...]
     at: dict[str, int]
     """Feature name -> where its weights (one per class) start in ``values``."""
-    values: array.array[float]
+    values: Sequence[float]
+    """float32 weights: a view of the file's bytes (no copy) where the machine is
+    little-endian, as the file is."""
+    pieces: dict[str, int]
+    """Word piece -> where its weights start: what the sentence model meant by it, folded
+    through the trained weights (``scripts/train_safety.py``)."""
     threshold: float
     """Danger when the probability of "none" falls to ``1 - threshold`` or below."""
 
@@ -50,18 +57,23 @@ class Weights:
 @cache
 def weights() -> Weights:
     folder = Path(__file__).parent
-    head, *names = (folder / "weights.txt").read_text("utf-8").splitlines()
-    header = json.loads(head)
-    values = array.array("f")
-    values.frombytes((folder / "weights.bin").read_bytes())
+    names = (folder / "weights.txt").read_text("utf-8").splitlines()
+    header = json.loads(names[0])
+    raw = (folder / "weights.bin").read_bytes()
+    values: Sequence[float] = memoryview(raw).cast("f")
     if sys.byteorder != "little":
-        values.byteswap()
+        swapped = array.array("f", raw)
+        swapped.byteswap()
+        values = swapped
     width = len(header["classes"])
+    starts = range(0, (len(names) - 1) * width, width)
+    split_at = len(names) - 1 - header.get("pieces", 0)
     return Weights(
         tuple(header["classes"]),
         tuple(header["intercept"]),
-        dict(zip(names, range(0, len(names) * width, width), strict=True)),
+        dict(zip(names[1 : split_at + 1], starts[:split_at], strict=True)),
         values,
+        dict(zip(names[split_at + 1 :], starts[split_at:], strict=True)),
         float(header["threshold"]),
     )
 
@@ -84,37 +96,64 @@ def alarm() -> re.Pattern[str]:
     return re.compile(r"\b(?:" + alternatives + r")\b")
 
 
-def _weigh(found: dict[str, int] | tuple[str, ...]) -> list[float]:
-    """Summed weights per class of some features (a tuple counts each name once)."""
+def _weigh(starts: Iterable[int | None]) -> list[float]:
+    """Summed weights per class of the rows starting at ``starts`` (``None``: no row). Rows
+    are sliced and summed column by column, which keeps the loop out of Python."""
     w = weights()
-    width = len(w.classes)
-    counts = found if isinstance(found, dict) else dict.fromkeys(found, 1)
-    total = [0.0] * width
-    values, at = w.values, w.at
-    for name, count in counts.items():
-        start = at.get(name)
-        if start is not None:
-            for i in range(width):
-                total[i] += count * values[start + i]
-    return total
+    width, values = len(w.classes), w.values
+    rows = [values[start : start + width] for start in starts if start is not None]
+    if len(rows) == 1:
+        return list(rows[0])
+    if not rows:
+        return [0.0] * width
+    return [sum(column) for column in zip(*rows, strict=True)]
+
+
+def _features(names: Iterable[str]) -> list[float]:
+    """Summed weights per class of some features (a name given twice counts twice)."""
+    return _weigh(map(weights().at.get, names))
+
+
+Word = tuple[tuple[float, ...], tuple[float, ...], int]
 
 
 @lru_cache(maxsize=100_000)
-def _word(word: str, negated: bool) -> tuple[float, ...]:
-    return tuple(_weigh(word_features(word, negated)))
+def _word(word: str, negated: bool) -> Word:
+    """A word's features' weights, its pieces' summed weights, and how many pieces it has."""
+    w = weights()
+    found = split(word, w.pieces)
+    meaning = _weigh(map(w.pieces.__getitem__, found))
+    names = word_features(word, negated)
+    if names[0] in w.at:  # a trained word: its row holds its letter pieces' weights too
+        names = (names[0], names[-1]) if negated else names[:1]
+    return tuple(_features(names)), tuple(meaning), len(found)
+
+
+@lru_cache(maxsize=4_096)
+def _concepts(present: frozenset[str]) -> tuple[float, ...]:
+    """The weights of the concepts and modifiers found in a window, and of their pairs."""
+    return tuple(_features(combine(present)))
+
+
+Parts = tuple[tuple[float, ...], frozenset[str], tuple[float, ...], int]
 
 
 @lru_cache(maxsize=20_000)
-def sentence_parts(sentence: str) -> tuple[tuple[float, ...], frozenset[str]]:
-    """A sentence's word-level contribution per class, and the concepts in it: words are
-    weighed once each and remembered, so a long text costs about its distinct words."""
+def sentence_parts(sentence: str) -> Parts:
+    """A sentence's word-level contribution per class, the concepts in it, and its pieces'
+    summed weights and count: words are weighed once each and remembered, so a long text
+    costs about its distinct words."""
     spelled = tokens(sentence, normalised=True)
     words, pairs = units(spelled)
-    total = _weigh(Counter(pairs))
-    for word, negated in words:
-        for i, value in enumerate(_word(word, negated)):
-            total[i] += value
-    return tuple(total), marks(spelled)
+    weighed = [_word(word, negated) for word, negated in words]
+    total = zip(_features(pairs), *(vector for vector, _, _ in weighed), strict=True)
+    meaning = zip([0.0] * len(weights().classes), *(m for _, m, _ in weighed), strict=True)
+    return (
+        tuple(map(sum, total)),
+        marks(spelled),
+        tuple(map(sum, meaning)),
+        sum(n for _, _, n in weighed),
+    )
 
 
 def _probabilities(raw: list[float]) -> dict[str, float]:
@@ -126,18 +165,20 @@ def _probabilities(raw: list[float]) -> dict[str, float]:
 
 
 def window_probabilities(parts: list[str]) -> dict[str, float]:
-    """Probabilities for sentences read together: what ``text.features`` of their text would
-    give the model, from remembered sentence weights."""
-    w = weights()
-    raw = list(w.intercept)
-    present: frozenset[str] = frozenset()
-    for sentence in parts:
-        vector, found = sentence_parts(sentence)
-        present |= found
-        for i, value in enumerate(vector):
-            raw[i] += value
-    for i, value in enumerate(_weigh(tuple(combine(present)))):
-        raw[i] += value
+    """Probabilities for sentences read together: what ``text.features`` of their text and
+    the mean of their pieces would give the model, from remembered sentence weights."""
+    read = [sentence_parts(sentence) for sentence in parts]
+    present = frozenset().union(*(found for _, found, _, _ in read))
+    count = sum(n for _, _, _, n in read)
+    share = 1.0 / count if count else 0.0
+    columns = zip(
+        weights().intercept,
+        _concepts(present),
+        zip(*(vector for vector, _, _, _ in read), strict=True),
+        zip(*(meaning for _, _, meaning, _ in read), strict=True),
+        strict=True,
+    )
+    raw = [b + c + sum(v) + share * sum(m) for b, c, v, m in columns]
     return _probabilities(raw)
 
 

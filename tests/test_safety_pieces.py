@@ -1,0 +1,47 @@
+"""The word pieces the detector's meaning rests on: cut as all-MiniLM-L6-v2's own tokenizer
+cuts them (the cuts below are that tokenizer's), and read as the training script read them."""
+
+from __future__ import annotations
+
+import math
+
+from companion.coach.safety import model
+from companion.coach.safety.pieces import LONGEST, split
+from companion.coach.safety.text import normalise, sentences
+
+
+def known() -> dict[str, int]:
+    return model.weights().pieces
+
+
+def test_words_are_cut_greedily_from_the_left_as_the_sentence_model_cuts_them() -> None:
+    assert split("guitar", known()) == ["guitar"]
+    assert split("overdosed", known()) == ["overdose", "##d"]
+    assert split("goodbyes", known()) == ["goodbye", "##s"]
+    assert split("fentanyl", known()) == ["fen", "##tan", "##yl"]
+    assert split("unalive", known()) == ["una", "##li", "##ve"]
+    assert split("percocet", known()) == ["per", "##co", "##ce", "##t"]
+
+
+def test_punctuation_splits_a_word_and_what_cannot_be_cut_is_left_out() -> None:
+    assert split("mom's", known()) == ["mom", "s"]
+    assert split(".", known()) == []
+    assert split("a" * (LONGEST + 1), known()) == []
+    assert split("abc", {"a"}) == []  # no "##b": the run is unknown, as in BERT
+
+
+def test_a_window_weighs_the_mean_of_its_pieces_and_the_sum_of_its_words() -> None:
+    """Reading a sentence twice doubles its words' weights but leaves the mean of its pieces
+    as it was (the training script gives the model that mean)."""
+    sentence = sentences(normalise("gave my guitar to jake today"))[0]
+    words, _, pieces, count = model.sentence_parts(sentence)
+    assert count == 6 and any(abs(value) > 0.01 for value in pieces)
+    once = model.window_probabilities([sentence])
+    twice = model.window_probabilities([sentence, sentence])
+    classes = model.weights().classes
+    none = classes.index(model.NONE)
+    for i, category in enumerate(classes):
+        moved = math.log(twice[category] / twice[model.NONE]) - math.log(
+            once[category] / once[model.NONE]
+        )
+        assert abs(moved - (words[i] - words[none])) < 1e-4, category
