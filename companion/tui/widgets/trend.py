@@ -21,9 +21,10 @@ def runs(days: list[int]) -> list[list[int]]:
 
 
 def tick_days(span: int, width: int) -> list[int]:
-    """Where the date labels go: both ends, and between them as many as the width allows
-    (a label takes about 7 columns)."""
-    count = max(2, min(span // 7 + 1, width // 9))
+    """Where the date labels go: both ends, and between them as many as leave about 11
+    columns each. Closer labels make plotext nudge them aside in an order that changes from
+    run to run (it follows Python's string hashing), so the same chart drew differently."""
+    count = max(2, min(span // 7 + 1, width // 11))
     if count >= span:
         return list(range(span))
     step = (span - 1) / (count - 1)
