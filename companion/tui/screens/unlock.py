@@ -7,6 +7,7 @@ vault modules until the user submits, so the first paint stays light.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import on, work
@@ -148,12 +149,13 @@ class UnlockScreen(CompanionScreen[None]):
     def show_error(self, message: str) -> None:
         self.query_one("#error", Static).update(literal(message))
 
-    def _below_error(self, widget: Widget) -> Widget:
+    def _below_error(self, ident: str, make: Callable[[], Widget]) -> Widget:
         """The spinner and the upgrade bar are mounted when first needed: fewer widgets
         (and their styles) before the first paint."""
-        found = self.query(f"#{widget.id}")
+        found = self.query(f"#{ident}")
         if found:
             return found.first()
+        widget = make()
         self.query_one("#card").mount(widget, after=self.query_one("#error"))
         return widget
 
@@ -161,7 +163,7 @@ class UnlockScreen(CompanionScreen[None]):
         from textual.widgets import LoadingIndicator  # not needed for the first paint
 
         if working:
-            self._below_error(LoadingIndicator(id="working")).display = True
+            self._below_error("working", lambda: LoadingIndicator(id="working")).display = True
         else:
             for widget in self.query("#working, #upgrade"):
                 widget.display = False
@@ -184,7 +186,9 @@ class UnlockScreen(CompanionScreen[None]):
     def _show_upgrade(self, done: int, total: int) -> None:
         from textual.widgets import ProgressBar  # not needed for the first paint
 
-        bar = self._below_error(hidden(ProgressBar(id="upgrade", show_eta=False)))
+        bar = self._below_error(
+            "upgrade", lambda: hidden(ProgressBar(id="upgrade", show_eta=False))
+        )
         assert isinstance(bar, ProgressBar)
         if not bar.display:
             bar.display = True
