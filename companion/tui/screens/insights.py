@@ -103,10 +103,10 @@ class InsightsScreen(DataScreen):
             yield Static("", id="streaks")
             yield Static(f"Last {WINDOW} days", classes="section")
             with Vertical(id="trend-charts"):
-                for key, low, high in (("mood", 1, 10), ("cravings", 0, 10), ("sleep", 0, 12)):
+                for key in ("mood", "cravings", "sleep"):
                     with Vertical(classes="trend"):
                         yield Label("", id=f"{key}-summary")
-                        yield TrendChart(low, high, id=f"{key}-chart")
+                        yield TrendChart(id=f"{key}-chart")  # its axis comes with its data
             yield Static("", id="week-title", classes="section")
             yield Static("", id="week")
             yield Label("Year in Pixels (PgUp/PgDn: year)", classes="section")
@@ -148,7 +148,7 @@ class InsightsScreen(DataScreen):
         )
         year, number, _ = self.week_start.isocalendar()
         week = insights.weekly(vault, f"{year}-W{number:02d}")
-        self.app.call_from_thread(self.show, series, streaks, moods, week, start)
+        self.app.call_from_thread(self.show, series, streaks, moods, week, (start, today))
 
     def show(
         self,
@@ -156,7 +156,7 @@ class InsightsScreen(DataScreen):
         streaks: str,
         moods: dict[date, int],
         week: insights.Week,
-        start: date,
+        span: tuple[date, date],
     ) -> None:
         self.query_one("#streaks", Static).update(streaks)
         self.query_one("#week-title", Static).update(
@@ -166,8 +166,7 @@ class InsightsScreen(DataScreen):
         for key, data in zip(("mood", "cravings", "sleep"), series, strict=True):
             self.query_one(f"#{key}-summary", Label).update(data.summary())
             chart = self.query_one(f"#{key}-chart", TrendChart)
-            chart.low, chart.high = data.low, data.high
-            chart.show(data.points, start, clock.today())
+            chart.show(data.points, *span, bounds=(data.low, data.high))
             chart.display = bool(data.points)
         self.query_one(YearInPixels).set_moods(moods, self.year)
 

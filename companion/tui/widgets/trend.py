@@ -8,6 +8,8 @@ from datetime import date, timedelta
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
+from companion import clock
+
 
 def runs(days: list[int]) -> list[list[int]]:
     """Consecutive day numbers grouped: [0, 1, 2, 5, 9, 10] -> [[0, 1, 2], [5], [9, 10]]."""
@@ -42,14 +44,23 @@ class TrendChart(PlotextPlot):
     TrendChart { height: 9; }
     """
 
-    def __init__(self, low: float, high: float, *, id: str | None = None) -> None:
+    def __init__(self, low: float = 0, high: float = 10, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.low, self.high = low, high
         self.points: dict[date, float] = {}
-        self.start = self.end = date.today()
+        self.start = self.end = clock.today()
 
-    def show(self, points: dict[date, float], start: date, end: date) -> None:
+    def show(
+        self,
+        points: dict[date, float],
+        start: date,
+        end: date,
+        bounds: tuple[float, float] | None = None,
+    ) -> None:
+        """The values of the days ``start`` to ``end``; ``bounds`` replace the axis's."""
         self.points, self.start, self.end = points, start, end
+        if bounds is not None:
+            self.low, self.high = bounds
         self.draw()
 
     def draw(self) -> None:
