@@ -125,7 +125,11 @@ def terminal_first_paint(root: Path, runs: int) -> dict[str, float]:
     form (its text is split by the cursor and styles)."""
     script = Path(tempfile.mkdtemp(prefix="companion-paint-")) / "minimal.py"
     script.write_text(MINIMAL_TTY)
-    env = {k: v for k, v in os.environ.items() if k != "ANTHROPIC_API_KEY"}
+    # Bytecode cached, as after an install: the unmeasured first start writes any missing
+    # .pyc (a shell with PYTHONDONTWRITEBYTECODE would otherwise compile our modules on every
+    # start, while Textual's were compiled by pip).
+    skip = ("ANTHROPIC_API_KEY", "PYTHONDONTWRITEBYTECODE")
+    env = {k: v for k, v in os.environ.items() if k not in skip}
     env.update(
         TERM="xterm-256color",
         COLORTERM="truecolor",

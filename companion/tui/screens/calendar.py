@@ -13,11 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Static
+from textual.widgets import Static
 
 from companion.retrieval import dates
 from companion.retrieval.dates import When
 from companion.tui.screens.modals import Dialog, PromptScreen
+from companion.tui.widgets.button import Button
 
 Counter = Callable[[date, date], dict[date, int]]
 """Entries written on each day from the first date to the last."""

@@ -13,13 +13,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
-from textual.widgets import Button, Collapsible, Input, Label, Select, Static
+from textual.widgets import Collapsible, Input, Label, Select, Static
 
 from companion import clock
 from companion.activity import checkins, drafts, profile
 from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
+from companion.tui.widgets.button import Button
 from companion.usecases import checkin
 
 # field, label, placeholder, allowed characters

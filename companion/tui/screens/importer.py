@@ -10,11 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, ProgressBar, Select, Static
+from textual.widgets import Input, ProgressBar, Select, Static
 
 from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog
 from companion.tui.text import literal
+from companion.tui.widgets.button import Button
 
 SOURCES = [
     ("jrnl (its JSON export)", "jrnl"),

@@ -14,12 +14,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Checkbox, Input, Static, TextArea
+from textual.widgets import Checkbox, Input, Static, TextArea
 
 from companion.errors import CompanionError
 from companion.tui.navigation import keys_help
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
+from companion.tui.widgets.button import Button
 from companion.tui.widgets.editor import Editor
 
 if TYPE_CHECKING:

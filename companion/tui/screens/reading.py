@@ -11,11 +11,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from companion.activity.journal import Entry
 from companion.tui.screens.modals import Dialog
 from companion.tui.text import literal, visible
+from companion.tui.widgets.button import Button
 
 
 class EntryScreen(Dialog[str]):

@@ -9,13 +9,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Input, Label, Select, Static
 
 from companion import config as app_config
 from companion.activity import drafts
 from companion.config import CrisisLine
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import EditorScreen, TextScreen
+from companion.tui.widgets.button import Button
 from companion.vault import settings
 
 THEMES = [("Dark", "textual-dark"), ("Light", "textual-light")]

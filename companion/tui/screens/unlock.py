@@ -16,11 +16,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Button, Input, Static
+from textual.widgets import Input, Static
 
 from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
+from companion.tui.widgets.button import Button
 
 if TYPE_CHECKING:
     from companion.errors import CompanionError
