@@ -80,17 +80,12 @@ def process_ms(code: str, *args: str, runs: int) -> float:
     return statistics.median(samples[1:])
 
 
-def cpu_ms(pid: int) -> float:
-    """CPU time (user and system, all threads) a process has used so far: less moved by other
-    work on a shared machine than the wall clock (10 ms steps)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
-
-
 def terminal_ms(command: list[str], marker: bytes, env: dict[str, str]) -> tuple[float, float]:
     """Milliseconds from starting ``command`` in an 80x24 pseudo-terminal to ``marker``
-    appearing in what it writes to the terminal, and the CPU time it used until then (the
-    process is then killed)."""
+    appearing in what it writes to the terminal, and the CPU time (user and system, all
+    threads) it used until then: the process is stopped at once, then killed and reaped for
+    its resource usage, which the kernel keeps to the nanosecond (less moved by other work on
+    a shared machine than the wall clock)."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     started = time.perf_counter()
@@ -108,14 +103,15 @@ def terminal_ms(command: list[str], marker: bytes, env: dict[str, str]) -> tuple
                 seen = seen[-len(marker) :] + chunk
                 if marker in seen:
                     painted = (time.perf_counter() - started) * 1000
-                    cpu = cpu_ms(proc.pid)
+                    os.killpg(proc.pid, signal.SIGSTOP)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = -signal.SIGKILL  # reaped here, not by Popen
         os.close(master)
     if painted is None:
         raise RuntimeError(f"{command[1:]} never painted {marker!r}")
-    return painted, cpu
+    return painted, (usage.ru_utime + usage.ru_stime) * 1000
 
 
 def terminal_first_paint(root: Path, runs: int) -> dict[str, float]:

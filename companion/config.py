@@ -6,7 +6,6 @@ minutes, region and crisis lines. Everything else lives sealed in the vault.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,8 +38,14 @@ def path() -> Path:
 def load() -> Config:
     """Read the config; a missing or unreadable file gives the defaults (SOS must still work)."""
     try:
-        data = tomllib.loads(path().read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        text = path().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return Config()
+    import tomllib  # only with a file to read: most people never write one (first paint)
+
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
         return Config()
     config = Config()
     if isinstance(data.get("theme"), str):

@@ -104,6 +104,9 @@ def test_sos_works_on_the_unlock_screen(created) -> None:
         text = screen_text(app)
         assert "findahelpline.com" in text or "988" in text or "116 123" in text
         assert "coping plan" not in text  # nothing personal before unlock
+        # A card in the middle, as after unlock: its styles load with it (not at start).
+        card = app.screen.query_one("SosScreen > Vertical")
+        assert card.styles.border_top[0] == "thick" and card.region.x > 0
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, UnlockScreen)
@@ -144,10 +147,10 @@ def test_the_first_run_form_fits_80x24_with_its_button_on_screen(paths) -> None:
         await pilot.pause()
         card = app.screen.query_one("#card")
         button = app.screen.query_one("#go")
-        hint = app.screen.query_one("#hint")
-        return card.max_scroll_y, card.region, button.region, hint.region, str(button.label)
+        return card.max_scroll_y, card.region, button.region, str(button.label), screen_text(app)
 
-    max_scroll, card, button, hint, label = drive(paths, scenario, size=(80, 24))
+    max_scroll, card, button, label, text = drive(paths, scenario, size=(80, 24))
     assert label == "Create vault"
     assert max_scroll == 0  # nothing to scroll to
-    assert button.height == 3 and card.bottom <= hint.y  # the whole card, above the hint
+    assert button.height == 3 and card.y >= 0 and card.bottom <= 24  # the whole card
+    assert "F2 SOS · F1 Help" in text  # the keys that work before unlock, in its border

@@ -54,15 +54,15 @@ def screen_factory(app: CompanionApp, mode: str) -> Callable[[], Screen]:
 
 class CompanionApp(App[None]):
     TITLE = "Companion"
-    # The unlock screen's styles load at start, the other screens' all together before the
-    # first of them is made (``load_styles``): each stylesheet added makes Textual re-parse
-    # every style, which visit after visit would pay.
-    CSS_PATH: ClassVar[list[str | PurePath]] = [
-        "app.tcss",
-        "screens/unlock.tcss",
-        "screens/dialogs.tcss",
-    ]
-    LATER_CSS: ClassVar[tuple[str, ...]] = tuple(f"screens/{mode}.tcss" for mode in MODES)
+    # The unlock screen's styles load at start, the other screens' and the dialogs' all
+    # together before the first screen after it is made (``load_styles``): each stylesheet
+    # added makes Textual re-parse every style, which visit after visit would pay. A dialog
+    # shown before that (SOS, Help) loads its own (``Dialog.CSS_PATH``).
+    CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "screens/unlock.tcss"]
+    LATER_CSS: ClassVar[tuple[str, ...]] = (
+        "screens/dialogs.tcss",  # first: screens' files refine the dialogs' rules
+        *(f"screens/{mode}.tcss" for mode in MODES),
+    )
     MODES: ClassVar[dict[str, str | Callable[[], Screen]]] = {"lock": UnlockScreen}
     DEFAULT_MODE = "lock"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -143,7 +143,7 @@ class CompanionApp(App[None]):
     def load_styles(self) -> None:
         """The other screens' stylesheets, in one re-parse (about 20 ms), after the first
         paint: the first screen made after unlock calls this."""
-        folder = Path(__file__).parent
+        folder = Path(__file__).resolve().parent  # resolved, as Textual names screens' files
         later = [folder / name for name in self.LATER_CSS]
         missing = [path for path in later if not self.stylesheet.has_source(str(path), "")]
         if missing:

@@ -30,6 +30,9 @@ Answer = TypeVar("Answer")
 
 
 class Dialog(ModalScreen[Answer | None], CompanionScreen[Answer | None]):
+    # Loaded by Textual when a dialog is first shown, unless the app loaded it before (with the
+    # screens' styles, see CompanionApp.load_styles): not needed for the first paint.
+    CSS_PATH = "dialogs.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Back", id="dialog-back"),
     ]

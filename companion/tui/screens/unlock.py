@@ -103,8 +103,11 @@ class UnlockScreen(CompanionScreen[None]):
         return self.companion.paths
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="card"):
-            yield Static("Companion", id="brand")
+        # The name and the keys are drawn in the card's border: two widgets fewer to lay out
+        # and style before the first paint.
+        with Vertical(id="card") as card:
+            card.border_title = "Companion"
+            card.border_subtitle = "F2 SOS · F1 Help · Ctrl+Q Quit"
             if self.creating:
                 yield Static(
                     "Welcome. Choose a passphrase for your private vault. Everything you write "
@@ -129,8 +132,6 @@ class UnlockScreen(CompanionScreen[None]):
                 )
                 if not self.creating:
                     yield Button("Forgot passphrase", id="forgot")
-                    yield hidden(Button("Restore newest backup", id="restore", variant="warning"))
-        yield Static("F2 SOS  ·  F1 Help  ·  Ctrl+Q Quit", id="hint")
 
     def on_mount(self) -> None:
         self.set_timer(0.3, self.preload)
@@ -272,8 +273,10 @@ class UnlockScreen(CompanionScreen[None]):
             passphrase.value = ""
         elif isinstance(err, VaultDamaged):
             self.show_error(str(err))
-            if err.newest_backup:
-                self.query_one("#restore").display = True
+            if err.newest_backup and not self.query("#restore"):
+                # Made only when a damaged vault has a backup (rare; not for every first paint)
+                restore = Button("Restore newest backup", id="restore", variant="warning")
+                self.query_one("#actions").mount(restore)
                 self.refresh_bindings()
         else:
             self.show_error(str(err))
