@@ -125,7 +125,6 @@ class UnlockScreen(CompanionScreen[None]):
                     id="intro",
                 )
                 yield Input(placeholder="Passphrase", password=True, id="passphrase")
-            yield Static("", id="error")
             with Horizontal(id="actions"):
                 yield Button(
                     "Create vault" if self.creating else "Unlock", variant="primary", id="go"
@@ -149,22 +148,34 @@ class UnlockScreen(CompanionScreen[None]):
     # -- feedback -----------------------------------------------------------------------
 
     def show_error(self, message: str) -> None:
-        self.query_one("#error", Static).update(literal(message))
+        """Say what went wrong above the buttons ("" hides the line)."""
+        line = self._error_line()
+        line.update(literal(message))
+        line.display = bool(message)
+
+    def _error_line(self) -> Static:
+        """The error line, the spinner and the upgrade bar are mounted when first needed:
+        fewer widgets (and their styles) before the first paint."""
+        found = self.query("#error")
+        if found:
+            return found.first(Static)
+        line = Static("", id="error")
+        self.query_one("#card").mount(line, before=self.query_one("#actions"))
+        return line
 
     def _below_error(self, ident: str, make: Callable[[], Widget]) -> Widget:
-        """The spinner and the upgrade bar are mounted when first needed: fewer widgets
-        (and their styles) before the first paint."""
         found = self.query(f"#{ident}")
         if found:
             return found.first()
         widget = make()
-        self.query_one("#card").mount(widget, after=self.query_one("#error"))
+        self.query_one("#card").mount(widget, after=self._error_line())
         return widget
 
     def busy(self, working: bool) -> None:
         from textual.widgets import LoadingIndicator  # not needed for the first paint
 
         if working:
+            self.show_error("")  # a new try: the last one's message no longer holds
             self._below_error("working", lambda: LoadingIndicator(id="working")).display = True
         else:
             for widget in self.query("#working, #upgrade"):
