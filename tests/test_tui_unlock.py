@@ -154,3 +154,18 @@ def test_the_first_run_form_fits_80x24_with_its_button_on_screen(paths) -> None:
     assert max_scroll == 0  # nothing to scroll to
     assert button.height == 3 and card.y >= 0 and card.bottom <= 24  # the whole card
     assert "F2 SOS · F1 Help" in text  # the keys that work before unlock, in its border
+
+
+def test_a_chosen_theme_shows_from_the_first_paint(paths) -> None:
+    """A light theme chosen in Settings is the unlock form's look, not a dark flash first."""
+    from companion import config
+
+    config.save(config.Config(theme="textual-light"))
+
+    async def scenario(app, pilot):
+        card = app.screen.query_one("#card")
+        return app.theme, app.has_class("-light-mode"), app.has_class("-dark-mode"), card
+
+    theme, light, dark, card = drive(paths, scenario)
+    assert (theme, light, dark) == ("textual-light", True, False)
+    assert card.styles.background.brightness > 0.8  # the light theme's surface

@@ -81,6 +81,7 @@ class CompanionApp(App[None]):
         super().__init__()
         self.paths = paths
         self.config = app_config.load()
+        self._start_in_theme(self.config.theme)
         self.unlocked: Unlocked | None = None
         """The open vault and what goes with it; ``None`` while locked."""
         self.last_activity: datetime = clock.now()
@@ -89,6 +90,21 @@ class CompanionApp(App[None]):
         """Set once, after unlock, every screen is composed."""
         for mode in MODES:
             self.add_mode(mode, screen_factory(self, mode))
+
+    def _start_in_theme(self, name: str) -> None:
+        """The configured theme, in place before the styles are first parsed. Set in on_mount
+        (the usual way), Textual's watcher re-parses every style right after the first parse:
+        about 30 ms more before the first paint for anyone who chose a theme. What the watcher
+        does besides is done here (private method: check on Textual upgrades)."""
+        if name == self.theme or name not in self.available_themes:
+            return
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self.set_class(True, f"-theme-{name}", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())  # nothing parsed yet: cheap
 
     @property
     def vault(self) -> Vault | None:
@@ -109,9 +125,6 @@ class CompanionApp(App[None]):
     def on_mount(self) -> None:
         # Hand the GIL back to the UI thread sooner while workers decrypt or parse.
         sys.setswitchinterval(0.001)
-        self.theme = (
-            self.config.theme if self.config.theme in self.available_themes else "textual-dark"
-        )
         self.set_interval(15, self.check_auto_lock, name="auto-lock")
 
     # -- activity and auto-lock ---------------------------------------------------------
