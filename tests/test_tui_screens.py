@@ -310,8 +310,18 @@ def test_auto_lock_keeps_an_unsaved_draft(created) -> None:
         assert "half a thought" not in screen_text(app)
         assert "inactivity" in screen_text(app)
         await unlock(pilot, PASSPHRASE)
+        for _ in range(300):  # every screen composed and loaded ahead of the visit
+            if app.warmed.is_set():
+                break
+            await pilot.pause()
+        await settle(pilot)
+        assert app.warmed.is_set()
+        # Nothing about the journal's draft while Today shows (the app's list of toasts:
+        # a toast's widget may not be drawn yet when this runs).
+        assert not [n.message for n in app._notifications if "Restored" in n.message]
         await pilot.press("f5")
         await settle(pilot)
+        assert "Restored your unsaved draft of the new entry" in screen_text(app)
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == "half a thought I have not saved"

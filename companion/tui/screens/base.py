@@ -15,6 +15,8 @@ from companion.errors import CompanionError
 from companion.tui.widgets.nav import NavBar
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from companion.memory import store
     from companion.tui.app import CompanionApp
     from companion.usecases.unlocked import Unlocked
@@ -52,6 +54,7 @@ class DataScreen(CompanionScreen[None]):
         self._shown = False
         self._generation = -1
         self._prefill_on_mount = False
+        self._notices: list[tuple[str, SeverityLevel]] = []
 
     @property
     def unlocked(self) -> Unlocked:
@@ -77,6 +80,17 @@ class DataScreen(CompanionScreen[None]):
         # Screens may be composed ahead of time (see CompanionApp.prewarm) while inactive.
         if self.companion.unlocked is not None and self.companion.current_mode == self.MODE:
             self.load()
+            notices, self._notices = self._notices, []
+            for message, severity in notices:
+                self.notify(message, severity=severity, markup=False)
+
+    def notice(self, message: str, severity: SeverityLevel = "information") -> None:
+        """A toast about this screen when it shows: a screen loaded ahead of the visit (a
+        restored draft found while Today was shown) keeps it until the visit."""
+        if self.is_current:
+            self.notify(message, severity=severity, markup=False)
+        else:
+            self._notices.append((message, severity))
 
     def prefill(self) -> None:
         """Load ahead of the visit (the app prewarms screens); a screen not composed yet

@@ -127,7 +127,7 @@ class ChatScreen(DataScreen):
         draft = drafts.load(self.vault, "chat")
         if draft:
             self.query_one("#message", Input).value = str(draft.get("text", ""))
-            self.notify("Restored the message you had not sent.")
+            self.notice("Restored the message you had not sent.")
 
     def refresh_data(self) -> None:
         options = self.query_one("#sessions", OptionList)

@@ -223,5 +223,5 @@ class CheckInScreen(DataScreen):
                 self.query_one("#outcome", Select).value = value
             else:
                 self.query_one(f"#{name}", Input).value = str(value)
-        self.notify("Restored the check-in you had not saved.")
+        self.notice("Restored the check-in you had not saved.")
         return True

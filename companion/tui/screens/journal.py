@@ -425,4 +425,4 @@ class JournalScreen(DataScreen):
         )
         what = "new entry" if entry_id is None else f"entry {entry_id}"
         self.set_status(f"Restored your unsaved draft of the {what}. Ctrl+S saves it.")
-        self.notify(f"Restored your unsaved draft of the {what}.")
+        self.notice(f"Restored your unsaved draft of the {what}.")

@@ -65,7 +65,7 @@ class ProfileScreen(DataScreen):
             for name, value in dict(draft.get("fields", {})).items():
                 if name in profile.FIELDS:
                     self.query_one(f"#field-{name}", Input).value = str(value)
-            self.notify("Restored the profile changes you had not saved (Ctrl+S saves).")
+            self.notice("Restored the profile changes you had not saved (Ctrl+S saves).")
 
     def stash(self) -> None:
         """On lock or quit, unsaved edits are kept as an encrypted draft."""

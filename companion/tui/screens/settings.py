@@ -145,7 +145,7 @@ class SettingsScreen(DataScreen):
                 self.query_one(f"#{name}", Input).value = str(value)
             elif name in SELECTS and value in offered[name]:  # a choice a later version dropped
                 self.query_one(f"#{name}", Select).value = str(value)
-        self.notify("Restored the settings you had not saved (Ctrl+S saves).")
+        self.notice("Restored the settings you had not saved (Ctrl+S saves).")
 
     def stash(self) -> None:
         """On lock or quit, unsaved changes are kept as an encrypted draft."""
