@@ -33,8 +33,16 @@ def literal(text: str) -> Content:
 
 
 def one_line(text: str, width: int = 80) -> str:
+    """``text`` on one line of at most ``width`` characters, cut after a whole word when one
+    ends in the last third (a word cut in half reads as a typo)."""
     flat = " ".join(visible(text).split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    space = cut.rfind(" ")
+    if space >= (width - 1) * 2 // 3:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
 
 
 _TO_YOU = {

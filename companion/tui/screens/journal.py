@@ -42,10 +42,19 @@ def parse_tags(text: str) -> list[str]:
     return [t for t in (journal.normalise_tag(p) for p in text.replace(",", " ").split()) if t]
 
 
-def entry_row(entry: journal.Entry) -> Option:
+def headline_room(screen_width: int) -> int:
+    """How many characters of an entry's first words fit in two lines of the list (40% of
+    the screen, at least 30 columns, less its border, padding and scrollbar; word wrap
+    wastes a few): a row of three lines at 80 columns made the list hard to scan."""
+    inner = max(30, screen_width * 2 // 5) - 5
+    return max(20, min(60, 2 * inner - len("2026-01-01  ") - 6))
+
+
+def entry_row(entry: journal.Entry, room: int = 60) -> Option:
     """An entry as the list shows it: its day and its first words."""
     return Option(
-        literal(f"{entry.created_at:%Y-%m-%d}  {one_line(entry.headline, 60)}"), id=str(entry.id)
+        literal(f"{entry.created_at:%Y-%m-%d}  {one_line(entry.headline, room)}"),
+        id=str(entry.id),
     )
 
 
@@ -152,7 +161,8 @@ class JournalScreen(DataScreen):
         more = ", the newest" if len(found) > SPAN_LIMIT else ""
         count = f"{shown} entr{'y' if shown == 1 else 'ies'}{more}"
         entries.add_option(Option(literal(f"— {span_label(when)}: {count} —"), disabled=True))
-        entries.add_options([entry_row(e) for e in found[:SPAN_LIMIT]])
+        room = headline_room(self.app.size.width)
+        entries.add_options([entry_row(e, room) for e in found[:SPAN_LIMIT]])
         if not found:
             entries.add_option(Option("Nothing written then.", disabled=True))
         self.shown = len(found)
@@ -198,8 +208,9 @@ class JournalScreen(DataScreen):
             entries.clear_options()
             self.shown = 0
             hits_new = hits[:limit]
+        room = headline_room(self.app.size.width)
         options = [
-            Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, 60)}"), id=str(hit.id))
+            Option(literal(f"{hit.when[:10]}  {one_line(hit.snippet, room)}"), id=str(hit.id))
             for hit in hits_new
         ]
         if len(hits) > limit and limit < SEARCH_LIMIT:
@@ -216,7 +227,8 @@ class JournalScreen(DataScreen):
             entries.remove_option(MORE)
         page = journal.newest(self.vault, PAGE, offset=self.shown)
         self.shown += len(page)
-        entries.add_options([entry_row(e) for e in page])
+        room = headline_room(self.app.size.width)
+        entries.add_options([entry_row(e, room) for e in page])
         if len(page) == PAGE:
             entries.add_option(Option("… older entries", id=MORE))
         if not self.shown:
