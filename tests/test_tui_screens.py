@@ -862,3 +862,19 @@ def test_today_and_insights_tell_the_same_story_after_a_slip(created) -> None:
     assert story in today_text and story in header
     assert "Check-in streak: 3 days now" in header
     assert "check-in streak 3" in insights_text
+
+
+def test_insights_counts_in_words_after_a_first_check_in(created) -> None:
+    """The first day of use: "1 day", "1 check-in", never "1 days"."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=7)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f9")
+        await settle(pilot)
+        return str(app.screen.query_one("#streaks").render())
+
+    assert "Check-in streak: 1 day now, longest 1 day, 1 check-in in all." in drive(paths, scenario)

@@ -69,3 +69,8 @@ def to_you(text: str) -> str:
         return new.capitalize() if word[0].isupper() else new
 
     return _THEY.sub(swap, text)
+
+
+def counted(number: int, word: str) -> str:
+    """ "1 day", "2 days": a count with its word (regular plurals only)."""
+    return f"{number} {word}{'' if number == 1 else 's'}"

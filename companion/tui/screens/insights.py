@@ -19,6 +19,7 @@ from companion.activity import checkins, profile, progress
 from companion.memory import insights, sobriety
 from companion.memory.vocabulary import plain
 from companion.tui.screens.base import DataScreen
+from companion.tui.text import counted
 from companion.tui.widgets.pixels import YearInPixels
 from companion.tui.widgets.trend import TrendChart
 
@@ -143,8 +144,9 @@ class InsightsScreen(DataScreen):
         sober = sobriety.current(vault, today, profile.load(vault)).for_you()
         streaks = (
             (f"{sober}\n" if sober else "")
-            + f"Check-in streak: {progress.streak(dates, today)} days now, longest "
-            f"{progress.longest_streak(dates)} days, {len(dates)} check-ins in all."
+            + f"Check-in streak: {counted(progress.streak(dates, today), 'day')} now, longest "
+            f"{counted(progress.longest_streak(dates), 'day')}, "
+            f"{counted(len(dates), 'check-in')} in all."
         )
         year, number, _ = self.week_start.isocalendar()
         week = insights.weekly(vault, f"{year}-W{number:02d}")
