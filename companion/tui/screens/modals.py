@@ -348,24 +348,24 @@ class ForgotScreen(Dialog[tuple[str, str]]):
 HELP = f"""\
 Keys everywhere
   F1 or ?     this help
-  F2          SOS: crisis lines, your coping plan and contacts (works while locked)
+  F2          SOS: crisis lines and your coping plan, even when locked
 {keys_help()}
   Ctrl+P      command palette: every screen and action by name
   Ctrl+L      lock now
   Escape      back
   Ctrl+Q      quit (unsaved text is kept as an encrypted draft)
 
-Each screen's own keys are in the footer at the bottom; a few more are in the palette:
+Each screen's keys are in its footer; a few more are in the palette:
   What I know about you: p pin, h history (was -> now), f fresh start,
-                         y / n accept or reject a change waiting for you to confirm.
+    y / n accept or reject a change that waits for you to confirm.
 
 Check-in
-  Digits set mood and cravings, Tab moves to the next field, Enter saves.
+  Digits set mood and cravings, Tab goes to the next field, Enter saves.
   Page Up and Page Down pick another day, to back-fill one you missed.
 
 Privacy
-  Everything is encrypted in your vault. Companion locks itself after a few idle
-  minutes (Settings); unsaved text is kept as an encrypted draft.
+  Everything is encrypted in your vault. Companion locks itself after a
+  few idle minutes (Settings); unsaved text is kept as a sealed draft.
 """
 
 
