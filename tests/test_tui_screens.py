@@ -878,3 +878,37 @@ def test_insights_counts_in_words_after_a_first_check_in(created) -> None:
         return str(app.screen.query_one("#streaks").render())
 
     assert "Check-in streak: 1 day now, longest 1 day, 1 check-in in all." in drive(paths, scenario)
+
+
+def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
+    """At 80x24 the note is a box of several lines: Enter starts a new line there, Ctrl+S
+    saves, and the note comes back whole after a lock, unsaved as a draft too."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("7", "tab", "2", "tab", "tab", "tab")
+        note = app.screen.query_one("#note")
+        assert app.screen.focused is note and note.size.height >= 4
+        await pilot.press(*"long day", "enter", *"called Sam at lunch")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press("f4")
+        await settle(pilot)
+        note = app.screen.query_one("#note")
+        note.insert("\nnot saved yet", location=note.document.end)
+        await app.lock()
+        await settle(pilot)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        return app.screen.query_one("#note").text
+
+    restored = drive(paths, scenario, size=(80, 24))
+    assert restored == "long day\ncalled Sam at lunch\nnot saved yet"
+    with reopen(paths) as vault:
+        saved = checkins.get(vault, NOW.date())
+    assert saved is not None and saved.values["note"] == "long day\ncalled Sam at lunch"

@@ -21,17 +21,19 @@ from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.widgets.button import Button
+from companion.tui.widgets.editor import Editor
 from companion.usecases import checkin
 
 # field, label, placeholder, allowed characters
-FIELDS = [
+FIELDS: list[tuple[str, str, str, str | None]] = [
     ("mood", "Mood", "1-10", r"[0-9]*"),
     ("cravings", "Cravings", "0-10", r"[0-9]*"),
     ("sleep_hours", "Sleep (hours)", "e.g. 7.5", r"[0-9.,]*"),
     ("sober", "Sober today", "y / n", r"[yYnN]?"),
-    ("note", "Note", "anything on your mind (optional)", None),
 ]
-URGE_FIELDS = [
+NOTE = "note"
+"""A few lines of free text under the short fields, the width of the form."""
+URGE_FIELDS: list[tuple[str, str, str, str | None]] = [
     ("urge_intensity", "Urge intensity", "0-10", r"[0-9]*"),
     ("trigger", "Trigger", "what set it off", None),
     ("strategy", "What I did", "called sponsor, walked...", None),
@@ -89,6 +91,9 @@ class CheckInScreen(DataScreen):
                         max_length=2 if name in ("mood", "cravings") else 0,
                     )
                     yield Static("", id=f"{name}-error", classes="field-error")
+            yield Label("Note", classes="note-label")
+            yield Editor(id=NOTE, soft_wrap=True, placeholder="anything on your mind (optional)")
+            yield Static("", id=f"{NOTE}-error", classes="field-error")
             with Collapsible(title="Urge (optional)", id="urge"), Grid(classes="urge-fields"):
                 for name, label, placeholder, allowed in URGE_FIELDS:
                     yield Label(label, classes="field-label")
@@ -98,7 +103,7 @@ class CheckInScreen(DataScreen):
                 yield Select(OUTCOMES, id="outcome", prompt="(not set)")
                 yield Static("", id="outcome-error", classes="field-error")
             with Horizontal(id="checkin-actions"):
-                yield Button("Save (Enter)", id="save", variant="primary")
+                yield Button("Save (Ctrl+S)", id="save", variant="primary")
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
@@ -128,8 +133,9 @@ class CheckInScreen(DataScreen):
         if keep_typed:
             return
         values = existing.values if existing else {}
-        for name, *_ in FIELDS + URGE_FIELDS:
-            self.query_one(f"#{name}", Input).value = shown(name, values.get(name))
+        for name in self.field_names():
+            self.set_field(name, shown(name, values.get(name)))
+        self.query_one(f"#{NOTE}", Editor).mark_saved()
         outcome = self.query_one("#outcome", Select)
         if values.get("outcome"):
             outcome.value = values["outcome"]
@@ -150,10 +156,25 @@ class CheckInScreen(DataScreen):
         self.day = target
         self.show_day()
 
+    @staticmethod
+    def field_names() -> list[str]:
+        return [name for name, *_ in FIELDS] + [NOTE] + [name for name, *_ in URGE_FIELDS]
+
+    def field_text(self, name: str) -> str:
+        if name == NOTE:
+            return self.query_one(f"#{NOTE}", Editor).text
+        return self.query_one(f"#{name}", Input).value
+
+    def set_field(self, name: str, text: str) -> None:
+        if name == NOTE:
+            self.query_one(f"#{NOTE}", Editor).text = text
+        else:
+            self.query_one(f"#{name}", Input).value = text
+
     def typed(self) -> dict[str, object]:
         values: dict[str, object] = {}
-        for name, *_ in FIELDS + URGE_FIELDS:
-            text = self.query_one(f"#{name}", Input).value.strip()
+        for name in self.field_names():
+            text = self.field_text(name).strip()
             if name == "sleep_hours":
                 text = text.replace(",", ".")
             values[name] = text or None
@@ -221,7 +242,7 @@ class CheckInScreen(DataScreen):
         for name, value in dict(draft.get("values", {})).items():
             if name == "outcome":
                 self.query_one("#outcome", Select).value = value
-            else:
-                self.query_one(f"#{name}", Input).value = str(value)
+            elif name in self.field_names():
+                self.set_field(name, str(value))
         self.notice("Restored the check-in you had not saved.")
         return True
