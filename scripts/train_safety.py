@@ -213,6 +213,32 @@ def export(
     print(f"wrote {OUT}.txt and .bin ({kept:,} features, {pieces:,} pieces, {size:.0f} KiB)")
 
 
+STARTS = ROOT / "companion" / "coach" / "safety" / "starts.py"
+
+
+def write_starts() -> None:
+    """``starts.py``: how the lexicon's patterns can begin (``lexicon.derive_starts``), so the
+    app need not read the patterns at load. Written with the weights, which the lexicon's
+    concepts shape anyway; a test checks it against the lexicon."""
+    from companion.coach.safety.lexicon import derive_starts
+
+    words, stems, anywhere = derive_starts()
+
+    def table(found: dict[str, frozenset[str]]) -> str:
+        rows = (
+            f"    {json.dumps(k)}: frozenset({json.dumps(sorted(v))}),\n" for k, v in found.items()
+        )
+        return "".join(rows)
+
+    STARTS.write_text(
+        '"""How the lexicon\'s patterns can begin: written by ``python -m scripts.train_safety`` '
+        'from\n``lexicon.derive_starts`` (do not edit; a test compares them)."""\n\n'
+        f"WORD_STARTS: dict[str, frozenset[str]] = {{\n{table(words)}}}\n"
+        f"STEM_STARTS: dict[str, frozenset[str]] = {{\n{table(stems)}}}\n"
+        f"ANYWHERE: frozenset[str] = frozenset({json.dumps(sorted(anywhere))})\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cv", action="store_true")
@@ -222,7 +248,11 @@ def main() -> None:
     parser.add_argument("--keep", type=float, default=0.05, help="drop features below this weight")
     parser.add_argument("--meaning", type=float, default=3.0, help="scale of the piece means")
     parser.add_argument("--no-meaning", action="store_true", help="words and concepts only")
+    parser.add_argument("--starts", action="store_true", help="only write starts.py")
     args = parser.parse_args()
+    if args.starts:
+        write_starts()
+        return
     rows = training_rows(pool=not args.no_pool)
     meaning = None if args.no_meaning else Meaning(args.meaning)
     print(f"{len(rows):,} sentences: {dict(Counter(r['category'] for r in rows))}")
@@ -230,6 +260,7 @@ def main() -> None:
         cross_validate(rows, args.c, args.threshold, meaning)
     else:
         export(rows, args.c, args.threshold, args.keep, meaning)
+        write_starts()
 
 
 if __name__ == "__main__":

@@ -80,3 +80,30 @@ def test_crisis_detection_precision_and_recall() -> None:
     assert len(CRISIS) + len(NOT_CRISIS) >= 40
     assert recall >= 0.98, missed
     assert precision >= 0.9, wrong
+
+
+def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
+    """The pre-check (``lexicon.possible``) may skip a pattern only when it cannot match: the
+    concepts found are those every pattern would find, on every training sentence, and the
+    shipped table of beginnings is the one the patterns give today."""
+    from companion.coach.safety import lexicon
+    from companion.coach.safety.text import sentences, tokens
+    from scripts.train_safety import training_rows
+
+    assert lexicon.derive_starts() == (
+        lexicon.WORD_STARTS,
+        lexicon.STEM_STARTS,
+        lexicon.ANYWHERE,
+    ), "run python -m scripts.train_safety --starts"
+    checked = 0
+    for row in training_rows():
+        for sentence in sentences(row["text"]):
+            spelled = tokens(sentence)
+            text = " ".join(spelled)
+            every = {name for name, pattern in lexicon.PATTERNS.items() if pattern.search(text)}
+            assert every <= lexicon.possible(text), text
+            assert {m for m in lexicon.marks(spelled) if m in lexicon.PATTERNS} == every
+            checked += 1
+    assert checked > 5000
+    assert lexicon.possible("slept well, lovely walk") == set()
+    assert "k:suicide" in lexicon.possible("suicidal again")

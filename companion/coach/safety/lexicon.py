@@ -10,7 +10,12 @@ written in plain lower case. docs/safety.md says where each group comes from.
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Iterable
+from typing import Any
+
+from companion.coach.safety.starts import ANYWHERE, STEM_STARTS, WORD_STARTS
 
 _SUBSTANCES = (
     r"pills?|meds|medication|tablets|xanax|oxy\w*|percocet|fentanyl|heroin|insulin|benzos|"
@@ -180,6 +185,102 @@ def _compile(parts: list[str]) -> re.Pattern[str]:
 
 CONCEPTS = {name: _compile(parts) for name, parts in CONCEPT_PARTS.items()}
 MODIFIERS = {name: _compile(parts) for name, parts in MODIFIER_PARTS.items()}
+PATTERNS = {f"k:{n}": p for n, p in CONCEPTS.items()} | {f"m:{n}": p for n, p in MODIFIERS.items()}
+
+
+def _parser() -> Any:
+    """The standard library's own reading of a pattern (CPython 3.11 on; private, so reached
+    by name): how a pattern can begin is read from it, never written twice."""
+    return importlib.import_module("re._parser")
+
+
+_OPEN, _SHUT = True, False
+_LIMIT = 200
+"""Beginnings kept per pattern: past this, the shorter beginnings found so far stand."""
+Heads = list[tuple[str, bool]]
+
+
+def _heads(items: Iterable[tuple[Any, Any]]) -> Heads:
+    """The literal text any match of a parsed sequence begins with, one string per way it can
+    begin; ``_OPEN`` when the whole sequence was literal (what follows extends the string)."""
+    out: Heads = [("", _OPEN)]
+    for op, av in items:
+        step = _step(op, av)
+        grown: Heads = []
+        for head, open_ in out:
+            grown += [(head + more, still) for more, still in step] if open_ else [(head, _SHUT)]
+        if len(set(grown)) > _LIMIT:  # too many ways: what came before still holds
+            return [(head, _SHUT) for head, _ in out]
+        out = list(dict.fromkeys(grown))
+    return out
+
+
+def _step(op: Any, av: Any) -> Heads:
+    """The literal beginnings of one parsed item (nothing literal: ``("", _SHUT)``)."""
+    _sre = _parser()
+    if op is _sre.LITERAL:
+        return [(chr(av), _OPEN)]
+    if op is _sre.AT:  # a zero-width assertion, such as a word boundary
+        return [("", _OPEN)]
+    if op is _sre.SUBPATTERN:
+        return _heads(av[-1])
+    if op is _sre.BRANCH:
+        return [head for branch in av[1] for head in _heads(branch)]
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) and av[0] >= 1:
+        return [(head, _SHUT) for head, _ in _heads(av[2])]
+    if op is _sre.IN and all(kind is _sre.LITERAL for kind, _ in av):
+        return [(chr(char), _OPEN) for _, char in av]
+    if op is _sre.IN and av == [(_sre.CATEGORY, _sre.CATEGORY_DIGIT)]:
+        return [(digit, _SHUT) for digit in "0123456789"]
+    return [("", _SHUT)]
+
+
+RUN = re.compile(r"[a-z0-9]+")
+STEMS = re.compile(r"\b(?:" + "|".join(sorted(STEM_STARTS, key=len, reverse=True)) + ")")
+"""The beginnings of words the patterns may begin with, longest first: the one found at a run
+of letters is the longest it begins with (``STEM_STARTS`` holds the shorter ones' patterns)."""
+Starts = tuple[dict[str, frozenset[str]], dict[str, frozenset[str]], frozenset[str]]
+
+
+def derive_starts() -> Starts:
+    """How each pattern's matches can begin. A match begins at a word boundary, so at the
+    start of a run of letters and digits: either a whole run (a word: "cut" in "cut my arm",
+    "last" in "last year") or a run's beginning ("suicid" of "suicidal"). Returned: patterns
+    by the whole words, patterns by the beginnings, and the patterns that may begin anywhere.
+    Reading the patterns takes longer than loading the detector should (tens of ms), so
+    ``scripts/train_safety.py`` writes the result to ``starts.py``; a test compares them."""
+    words: dict[str, set[str]] = {}
+    stems: dict[str, set[str]] = {}
+    anywhere = set()
+    for name, pattern in PATTERNS.items():
+        for head, open_ in _heads(_parser().parse(pattern.pattern)):
+            first = RUN.match(head)
+            if first is None:
+                anywhere.add(name)
+            else:
+                whole = first.end() < len(head) or open_
+                (words if whole else stems).setdefault(first.group(), set()).add(name)
+    return (
+        {word: frozenset(names) for word, names in sorted(words.items())},
+        # a run that begins with a stem begins with each shorter stem of it too
+        {
+            stem: frozenset().union(*(v for k, v in stems.items() if stem.startswith(k)))
+            for stem in sorted(stems)
+        },
+        frozenset(anywhere),
+    )
+
+
+def possible(text: str) -> set[str]:
+    """The patterns that could match ``text``. A pattern that no word of it could begin is
+    not searched: most are not, for most sentences (the lexicon's searches were about a sixth
+    of the detector's time)."""
+    found = set(ANYWHERE)
+    for word in WORD_STARTS.keys() & RUN.findall(text):
+        found |= WORD_STARTS[word]
+    for stem in STEMS.findall(text):
+        found |= STEM_STARTS[stem]
+    return found
 
 
 def marks(spelled: list[str]) -> frozenset[str]:
@@ -187,8 +288,7 @@ def marks(spelled: list[str]) -> frozenset[str]:
     text = " ".join(spelled)
     words = set(spelled)
     return frozenset(
-        [f"k:{name}" for name, pattern in CONCEPTS.items() if pattern.search(text)]
-        + [f"m:{name}" for name, pattern in MODIFIERS.items() if pattern.search(text)]
+        [name for name in possible(text) if PATTERNS[name].search(text)]
         + [f"m:{name}" for name, group in MODIFIER_WORDS.items() if words & group]
     )
 
