@@ -263,3 +263,39 @@ def test_the_panel_speaks_to_you_about_what_it_learned(created) -> None:
     text = drive(paths, scenario)
     assert "Your sponsor is Dana" in text and "Maya lent you 400 dollars" in text
     assert "Their dog barks all night" in text  # your own words stay yours
+
+
+def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:
+    """Editing a fact, the vault locks (idle or Ctrl+L): after unlock the memory panel opens
+    the same dialog with the words typed, and saving it changes the fact."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        fact_id = store.add_fact(vault, "Sponsor is Dana", "relationships", source="wrote")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        app.screen.query_one("#facts").highlighted = next(
+            i
+            for i in range(app.screen.query_one("#facts").option_count)
+            if app.screen.query_one("#facts").get_option_at_index(i).id == str(fact_id)
+        )
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("end", *" since March")
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert app.vault is None and "since March" not in screen_text(app)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        dialog_text = app.screen.query_one("#value").value
+        await pilot.press("enter")
+        await settle(pilot)
+        return dialog_text
+
+    assert drive(paths, scenario) == "Sponsor is Dana since March"
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        texts = [f.text for f in store.live_facts(vault)]
+    assert "Sponsor is Dana since March" in texts and "Sponsor is Dana" not in texts

@@ -69,7 +69,8 @@ class CompanionApp(App[None]):
         Binding("f1", "help", "Help", id="help", tooltip="Keys and how things work"),
         Binding("question_mark", "help", "Help", show=False, id="help-alt"),
         Binding("f2", "sos", "SOS", priority=True, id="sos", tooltip="Crisis lines, right now"),
-        Binding("ctrl+l", "lock", "Lock", id="lock", tooltip="Lock the vault"),
+        # Priority: a dialog open (its bindings hide the app's) must not keep the vault open.
+        Binding("ctrl+l", "lock", "Lock", id="lock", tooltip="Lock the vault", priority=True),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
         *[
             Binding(d.key, f"go('{d.mode}')", d.title, show=False, priority=True, id=f"go-{d.mode}")

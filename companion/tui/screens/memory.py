@@ -14,6 +14,7 @@ from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from companion import clock
+from companion.activity import drafts
 from companion.errors import CompanionError
 from companion.memory import forgetting, fresh_start, pending, runs, store, summaries
 from companion.tui.screens.base import DataScreen
@@ -150,6 +151,14 @@ class MemoryScreen(DataScreen):
         ),
     ]
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.editing: tuple[PromptScreen | PairPromptScreen, int | None, str] | None = None
+        """The add or edit dialog open on this screen: the dialog, the fact (None: a new
+        one) and the text it opened with."""
+        self.unfinished: dict[str, Any] | None = None
+        """A fact left unsaved at the last lock, for its dialog to open with."""
+
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="memory"):
             with VerticalScroll(id="facts-pane"):
@@ -226,8 +235,45 @@ class MemoryScreen(DataScreen):
         ident = self.current()
         return int(ident) if ident and ident.isdigit() else None
 
-    def action_add(self) -> None:
+    # -- adding and editing, with a draft kept across lock ----------------------------------
+
+    def stash(self) -> None:
+        """A fact being added or edited when the vault locks is kept as a sealed draft, and
+        its dialog opens again with it on the next visit."""
+        if self.editing is None or self.companion.vault is None:
+            return
+        dialog, fact_id, start = self.editing
+        if not dialog.is_attached:
+            return
+        answer = dialog.answer()
+        text, category = answer if isinstance(answer, tuple) else (answer, "")
+        if text.strip() and text != start:
+            drafts.save(self.vault, "memory", text, fact_id=fact_id, category=category)
+
+    def first_show(self) -> None:
+        self.unfinished = drafts.load(self.vault, "memory")
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        draft, self.unfinished = self.unfinished, None
+        if draft is None or not self.is_current:
+            self.unfinished = draft  # shown when the screen is
+            return
+        text, fact_id = str(draft.get("text", "")), draft.get("fact_id")
+        live = {f.id for f in store.live_facts(self.vault)}
+        if isinstance(fact_id, int) and fact_id in live:
+            self.action_edit(fact_id, text)
+        else:
+            self.action_add(text, str(draft.get("category", "")))
+        self.notice("Restored the fact you had not saved.")
+
+    def _done_editing(self) -> None:
+        self.editing = None
+        drafts.discard(self.vault, "memory")
+
+    def action_add(self, text: str = "", category: str = "") -> None:
         def add(result: tuple[str, str] | None) -> None:
+            self._done_editing()
             if not result:
                 return
             text, category = result
@@ -238,23 +284,24 @@ class MemoryScreen(DataScreen):
                 return
             self.refresh_data()
 
-        self.app.push_screen(
-            PairPromptScreen(
-                "Add something I should know",
-                "Fact",
-                "Category (identity, goals, preferences, ...)",
-                "preferences",
-            ),
-            add,
+        dialog = PairPromptScreen(
+            "Add something I should know",
+            "Fact",
+            "Category (identity, goals, preferences, ...)",
+            category or "preferences",
+            value=text,
         )
+        self.editing = (dialog, None, "")
+        self.app.push_screen(dialog, add)
 
-    def action_edit(self) -> None:
-        fact_id = self.current_fact()
+    def action_edit(self, fact_id: int | None = None, text: str | None = None) -> None:
+        fact_id = fact_id if fact_id is not None else self.current_fact()
         if fact_id is None:
             return
         current = next(f for f in store.live_facts(self.vault) if f.id == fact_id)
 
         def edit(text: str | None) -> None:
+            self._done_editing()
             if text is None or text.strip() == current.text:
                 return
             try:
@@ -265,7 +312,10 @@ class MemoryScreen(DataScreen):
             self.notify("Updated. The old wording stays in history (h).")
             self.refresh_data()
 
-        self.app.push_screen(PromptScreen("Edit fact", visible(current.text)), edit)
+        shown_text = visible(current.text)
+        dialog = PromptScreen("Edit fact", text if text is not None else shown_text)
+        self.editing = (dialog, fact_id, shown_text)
+        self.app.push_screen(dialog, edit)
 
     def action_pin(self) -> None:
         fact_id = self.current_fact()

@@ -160,12 +160,15 @@ class PromptScreen(_Prompt[str]):
 class PairPromptScreen(_Prompt[tuple[str, str]]):
     """Two lines (a fact and its category); ``None`` when cancelled."""
 
-    def __init__(self, title: str, placeholder: str, second: str, second_value: str) -> None:
+    def __init__(
+        self, title: str, placeholder: str, second: str, second_value: str, value: str = ""
+    ) -> None:
         super().__init__(title)
         self.placeholder, self.second, self.second_value = placeholder, second, second_value
+        self.value = value
 
     def inputs(self) -> ComposeResult:
-        yield Input(placeholder=self.placeholder, id="value")
+        yield Input(self.value, placeholder=self.placeholder, id="value")
         yield Input(self.second_value, placeholder=self.second, id="extra")
 
     def answer(self) -> tuple[str, str]:
