@@ -912,3 +912,31 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     with reopen(paths) as vault:
         saved = checkins.get(vault, NOW.date())
     assert saved is not None and saved.values["note"] == "long day\ncalled Sam at lunch"
+
+
+def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
+    """Settings, Ctrl+T: words added to the extraction prompt, then the vault locks; after
+    unlock Settings opens the editor again with them, and the file is untouched until Save."""
+    from companion.llm import prompts
+
+    paths, _ = created
+    shipped = prompts.load("extraction.md")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        editor = app.screen.query_one("#editor")
+        editor.insert("\nAlways note my sponsor's name.", location=editor.document.end)
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert app.vault is None
+        assert not prompts.override_path("extraction.md").exists()
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        return app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == shipped + "\nAlways note my sponsor's name."

@@ -268,9 +268,12 @@ class EditorScreen(Dialog[str]):
                 yield Button("Save", id="yes", variant="primary")
                 yield Button("Cancel", id="no")
 
+    def typed(self) -> str:
+        return self.query_one("#editor", TextArea).text
+
     @on(Button.Pressed, "#yes")
     def action_save(self) -> None:
-        self.dismiss(self.query_one("#editor", TextArea).text)
+        self.dismiss(self.typed())
 
     @on(Button.Pressed, "#no")
     def action_cancel(self) -> None:

@@ -77,6 +77,10 @@ class SettingsScreen(DataScreen):
         super().__init__()
         self.loaded: dict[str, str] = {}
         """The form as last loaded from the vault, to tell what is typed but not saved."""
+        self.prompt_editor: tuple[EditorScreen, str] | None = None
+        """The extraction prompt's editor while open, and the text it opened with."""
+        self.unfinished_prompt: str | None = None
+        """The prompt's text left unsaved at the last lock, for the editor to open with."""
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
@@ -130,6 +134,8 @@ class SettingsScreen(DataScreen):
         return values
 
     def first_show(self) -> None:
+        prompt = drafts.load(self.vault, "settings-prompt")
+        self.unfinished_prompt = str(prompt.get("text", "")) if prompt else None
         draft = drafts.load(self.vault, "settings")
         if not draft:
             return
@@ -147,9 +153,25 @@ class SettingsScreen(DataScreen):
                 self.query_one(f"#{name}", Select).value = str(value)
         self.notice("Restored the settings you had not saved (Ctrl+S saves).")
 
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        text, self.unfinished_prompt = self.unfinished_prompt, None
+        if text is not None and self.is_current:
+            self.edit_prompt(text)
+            self.notice("Restored the extraction prompt you had not saved.")
+        else:
+            self.unfinished_prompt = text  # shown when the screen is
+
     def stash(self) -> None:
         """On lock or quit, unsaved changes are kept as an encrypted draft."""
-        if self.companion.vault is None or not self.loaded:
+        if self.companion.vault is None:
+            return
+        if self.prompt_editor is not None:
+            editor, start = self.prompt_editor
+            text = editor.typed() if editor.is_attached else start
+            if text != start:
+                drafts.save(self.vault, "settings-prompt", text)
+        if not self.loaded:
             return
         # A pasted API key is not kept until the user saves it: a secret stays where it was put.
         changed = {
@@ -201,9 +223,15 @@ class SettingsScreen(DataScreen):
 
     @on(Button.Pressed, "#edit-prompt")
     def action_edit_prompt(self) -> None:
+        self.edit_prompt()
+
+    def edit_prompt(self, text: str | None = None) -> None:
+        """The extraction prompt in an editor: as saved, or ``text`` left unsaved at lock."""
         from companion.llm import prompts
 
         def save(text: str | None) -> None:
+            self.prompt_editor = None
+            drafts.discard(self.vault, "settings-prompt")
             if text is None:
                 return
             path = prompts.override_path("extraction.md")
@@ -212,7 +240,10 @@ class SettingsScreen(DataScreen):
             self.notify("Extraction prompt saved; it is used from the next run.")
             self.show_prompt_status()
 
-        self.app.push_screen(EditorScreen("Extraction prompt", prompts.load("extraction.md")), save)
+        current = prompts.load("extraction.md")
+        editor = EditorScreen("Extraction prompt", current if text is None else text)
+        self.prompt_editor = (editor, current)
+        self.app.push_screen(editor, save)
 
     @on(Button.Pressed, "#reset-prompt")
     def action_reset_prompt(self) -> None:
