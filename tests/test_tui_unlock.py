@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import pty
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
 from companion.tui.screens.modals import ForgotScreen, RecoveryKeyScreen, SosScreen
 from companion.tui.screens.today import TodayScreen
 from companion.tui.screens.unlock import UnlockScreen
@@ -169,3 +181,36 @@ def test_a_chosen_theme_shows_from_the_first_paint(paths) -> None:
     theme, light, dark, card = drive(paths, scenario)
     assert (theme, light, dark) == ("textual-light", True, False)
     assert card.styles.background.brightness > 0.8  # the light theme's surface
+
+
+def test_in_a_real_terminal_the_unlock_form_is_drawn_whole(created) -> None:
+    """`companion` in a pseudo-terminal (not headless): the form, its words and its border
+    reach the terminal (Textual drops the frame it draws while starting up; the app draws
+    it whole once start-up ends)."""
+    paths, _ = created
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = dict(os.environ, TERM="xterm-256color", COMPANION_HOME=str(paths.root))
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(slave)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "╰".encode() not in seen:
+            if select.select([master], [], [], 0.5)[0]:
+                seen += os.read(master, 65536)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        os.close(master)
+    text = seen.decode("utf-8", "replace")
+    assert "╰" in text and "Companion" in text
+    assert "Welcome back. Enter your passphrase to unlock." in text

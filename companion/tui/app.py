@@ -89,8 +89,28 @@ class CompanionApp(App[None]):
         self.mode_history: list[str] = []
         self.warmed = asyncio.Event()
         """Set once, after unlock, every screen is composed."""
+        self._started = False
         for mode in MODES:
             self.add_mode(mode, screen_factory(self, mode))
+
+    def _end_batch(self) -> None:
+        """Show the unlock form as soon as Textual's start-up batch ends.
+
+        Textual holds the display while it starts (``batch_update``); a screen laid out in
+        that window has its frame dropped, yet its compositor takes it as shown and sends
+        only changes afterwards, until its refresh timer redraws everything (about 20 ms
+        later in a real terminal). The form is there to draw: draw it whole now. Private
+        Textual names (check on upgrades); without them the first paint is only later."""
+        super()._end_batch()
+        if self._started or self._batch_count or not self._running:
+            return
+        self._started = True
+        screen = self.screen
+        if screen.is_attached and screen.size:
+            full = screen._compositor.render_update(
+                full=True, screen_stack=self._background_screens
+            )
+            self._display(screen, full)
 
     def _start_in_theme(self, name: str) -> None:
         """The configured theme, in place before the styles are first parsed. Set in on_mount
