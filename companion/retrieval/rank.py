@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import itertools
 import math
 import re
-from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import date
 
+from companion.retrieval.dates import When
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
 from companion.vault.postings import EPOCH, Postings
@@ -62,6 +62,82 @@ def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, i
     return out
 
 
+@dataclass(frozen=True)
+class Allowed:
+    """Which documents a question may return, said as sets so ranking turns a document down
+    with a lookup or two (a call per document, with a ``Ref`` made for it, was a third of
+    the coach's section). Also a predicate on a ``Ref``, for what reads documents in order."""
+
+    only: Mapping[str, Collection[int]] = field(default_factory=dict)
+    """kind -> the refs of that kind allowed (a kind not named: all of it)"""
+    never: Mapping[str, Collection[int]] = field(default_factory=dict)
+    """kind -> refs of that kind turned down"""
+    when: When | None = None
+    """A span or a weekday every document must be of, but those of ``timeless`` kinds."""
+    timeless: frozenset[str] = frozenset({"fact"})
+
+    def __call__(self, doc: Ref) -> bool:
+        allowed = self.only.get(doc.kind)
+        if allowed is not None and doc.ref not in allowed:
+            return False
+        if doc.ref in self.never.get(doc.kind, ()):
+            return False
+        return self.when is None or doc.kind in self.timeless or self.when.contains(doc.day)
+
+    def turned_down(self, days: dict[int, int]) -> list[int]:
+        """The keys of ``days`` (key -> day number) not allowed."""
+        rules: dict[int, tuple[Collection[int] | None, Collection[int]]] = {
+            CODES[k]: (refs, self.never.get(k, ())) for k, refs in self.only.items()
+        }
+        rules.update({CODES[k]: (None, r) for k, r in self.never.items() if k not in self.only})
+        when, timeless = self.when, {CODES[k] for k in self.timeless}
+        first = -(1 << 30) if when is None or when.first is None else _number(when.first)
+        last = 1 << 30 if when is None or when.last is None else _number(when.last)
+        weekday = None if when is None else when.weekday
+        mask = (1 << SHIFT) - 1
+        out = []
+        for key, day in days.items():
+            code = key >> SHIFT
+            rule = rules.get(code)
+            if rule is not None:
+                allowed, refused = rule
+                ref = key & mask
+                if (allowed is not None and ref not in allowed) or ref in refused:
+                    out.append(key)
+                    continue
+            if when is None or code in timeless:
+                continue
+            if not first <= day <= last or (
+                weekday is not None and (day + EPOCH + 6) % 7 != weekday
+            ):
+                out.append(key)
+        return out
+
+
+def _number(day: date) -> int:
+    return day.toordinal() - EPOCH
+
+
+def _best_first(
+    keys: Collection[int], scores: dict[int, float], days: dict[int, int], size: int
+) -> Iterator[list[int]]:
+    """``keys`` best first (newer, then the higher key, on ties), ``size`` at a time: those
+    scoring at least the ``size``-th best score are sorted first (usually all that is read),
+    the rest only when asked for."""
+
+    def order(key: int) -> tuple[float, int, int]:
+        return scores[key], days[key], key
+
+    edge = heapq.nlargest(size, [scores[k] for k in keys])[-1] if len(keys) > size else None
+    best = [k for k in keys if edge is None or scores[k] >= edge]  # more when some tie
+    for part in (best, [k for k in keys if edge is not None and scores[k] < edge]):
+        if not part:
+            continue
+        part.sort(key=order, reverse=True)
+        for start in range(0, len(part), size):
+            yield part[start : start + size]
+
+
 class Index:
     """Questions to one vault's index."""
 
@@ -84,20 +160,24 @@ class Index:
     def _scores(
         self,
         weights: dict[str, float],
-        keep: Callable[[Ref], bool] | None,
+        newest_only: bool = False,
         within: set[int] | None = None,
-        held: dict[int, list[str]] | None = None,
         codes: set[int] | None = None,
+        seen: dict[str, list[tuple[Postings, int, int]]] | None = None,
     ) -> tuple[dict[int, float], dict[int, int]]:
-        """BM25 of every document holding at least one term (terms weighted) that ``keep``
-        accepts (None: all) and ``within`` holds, and each one's day. ``held`` collects the
-        terms each holds. The hot loop of every question."""
+        """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
+        term (terms weighted) that ``within`` holds (None: all), and each one's day. With
+        ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind: past
+        that a term is too common to tell much, and the newest documents are the ones that
+        matter. ``seen`` collects the rows read for each term (for who holds what later).
+        The hot loop of every question: no call and no test per row but the sum, so a
+        filter is the caller's, once per document (``Allowed``)."""
         n, total = self.store.totals()
         average = total / n if n and total else 1.0  # documents of function words only: 0
         fixed, per_length = K1 * (1 - B), K1 * B / average
         scores: dict[int, float] = {}
         days: dict[int, int] = {}
-        verdict: dict[int, bool] = {}
+        get = scores.get
         for term, weight in weights.items():
             lists = self.store.postings(term)
             df = sum(len(p) for p in lists)
@@ -105,42 +185,50 @@ class Index:
                 continue
             idf = self._idf(df, n) * weight * (K1 + 1)
             for found in lists:
-                rows: Iterable[tuple[int, int, int, int]]
+                keys, counts, lengths = found.keys, found.counts, found.lengths
                 if within is not None and found.ordered and len(within) * 16 < len(found):
-                    rows = _rows_of(found, within)  # a few candidates: looked up, not scanned
-                elif found.ordered and (keep is not None or codes is not None):
-                    runs = []  # the kinds asked for; for the coach, each kind's newest rows,
-                    for code in codes if codes is not None else range(1, len(KINDS) + 1):
-                        start, end = found.run_of(code)  # at most SCAN_LIMIT: past it a
-                        if keep is not None:  # term is too common to tell much
+                    # a few candidates: looked up, not scanned
+                    for key, day, count, length in _rows_of(found, within):
+                        if codes is None or (key >> SHIFT) in codes:
+                            scores[key] = get(key, 0.0) + idf * count / (
+                                count + fixed + per_length * length
+                            )
+                            days[key] = day
+                    continue
+                runs: list[tuple[int, int]] = []
+                if not found.ordered or (codes is None and not newest_only):
+                    runs.append((0, len(found)))  # deltas are few, in the order they came
+                else:  # each kind is one run of keys, oldest first
+                    for code in sorted(codes) if codes is not None else range(1, len(KINDS) + 1):
+                        start, end = found.run_of(code)
+                        if newest_only:
                             start = max(start, end - SCAN_LIMIT)
-                        runs.append((start, end))
-                    rows = itertools.chain.from_iterable(
-                        zip(  # noqa: B905
-                            found.keys[a:b], found.days[a:b], found.counts[a:b],
-                            found.lengths[a:b],
-                        )
-                        for a, b in runs
-                    )  # fmt: skip
-                else:
-                    rows = zip(found.keys, found.days, found.counts, found.lengths)  # noqa: B905
-                for key, day, count, length in rows:
-                    if within is not None and key not in within:
-                        continue
-                    if codes is not None and (key >> SHIFT) not in codes:
-                        continue
-                    if keep is not None:
-                        ok = verdict.get(key)
-                        if ok is None:
-                            ok = verdict[key] = keep(_ref(key, day))
-                        if not ok:
-                            continue
-                    scores[key] = scores.get(key, 0.0) + idf * count / (
-                        count + fixed + per_length * length
-                    )
-                    days[key] = day
-                    if held is not None:
-                        held.setdefault(key, []).append(term)
+                        if start < end:
+                            runs.append((start, end))
+                checked = within is not None or (codes is not None and not found.ordered)
+                for start, end in runs:
+                    part = keys[start:end]
+                    if checked:  # rows turned down: each is looked at
+                        for key, day, count, length in zip(  # noqa: B905
+                            part, found.days[start:end], counts[start:end], lengths[start:end]
+                        ):
+                            if (within is None or key in within) and (
+                                codes is None or (key >> SHIFT) in codes
+                            ):
+                                scores[key] = get(key, 0.0) + idf * count / (
+                                    count + fixed + per_length * length
+                                )
+                                days[key] = day
+                    else:
+                        for key, count, length in zip(  # noqa: B905
+                            part, counts[start:end], lengths[start:end]
+                        ):
+                            scores[key] = get(key, 0.0) + idf * count / (
+                                count + fixed + per_length * length
+                            )
+                        days.update(zip(part, found.days[start:end]))  # noqa: B905
+                    if seen is not None:
+                        seen.setdefault(term, []).append((found, start, end))
         return scores, days
 
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
@@ -202,9 +290,9 @@ class Index:
         assert candidates is not None
         weights = {t: 1.0 for options in alternatives for t in options}
         if len(alternatives) == 1:  # every posting of these terms is a candidate
-            scores, days = self._scores(weights, None, codes=codes)
+            scores, days = self._scores(weights, codes=codes)
         else:
-            scores, days = self._scores(weights, None, within=candidates, codes=codes)
+            scores, days = self._scores(weights, within=candidates, codes=codes)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
@@ -243,7 +331,7 @@ class Index:
     def relevant(
         self,
         weights: dict[str, float],
-        keep: Callable[[Ref], bool],
+        keep: Allowed,
         limit: int = 10,
         today: date | None = None,
         kinds: Collection[str] | None = None,
@@ -255,47 +343,64 @@ class Index:
         question: the terms that say it, the word's own first, each with the credit it earns
         (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
         the word's own rarity (a word no document holds counts as the rarest)."""
-        held: dict[int, list[str]] = {}
+        seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        scores, days = self._scores(weights, keep, held=held, codes=codes)
+        scores, days = self._scores(weights, newest_only=True, codes=codes, seen=seen)
+        for key in keep.turned_down(days):
+            del scores[key]
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
-            for key in scores:
-                age = max(0, now - days[key])
-                scores[key] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
+            boost = {  # by day: many documents share one
+                day: 1 + RECENCY * 0.5 ** (max(0, now - day) / HALF_LIFE_DAYS)
+                for day in set(days.values())
+            }
+            scores = {key: score * boost[days[key]] for key, score in scores.items()}
         if concepts is None:
             concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
         rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
         whole = sum(rarity) or 1.0
 
+        def holds(key: int, term: str) -> bool:
+            for found, start, end in seen.get(term, ()):
+                if found.ordered:
+                    at = bisect.bisect_left(found.keys, key, start, end)
+                    if at < end and found.keys[at] == key:
+                        return True
+                elif key in found.keys[start:end]:
+                    return True
+            return False
+
+        asked = {t for c in concepts for t in c if t in seen}
+
         def coverage_of(key: int) -> float:  # asked only of the documents returned
-            there = set(held[key])
+            there = {t for t in asked if holds(key, t)}
             got = sum(
                 r * max((credit for t, credit in c.items() if t in there), default=0.0)
                 for r, c in zip(rarity, concepts)  # noqa: B905
             )
             return min(1.0, got / whole)
 
-        def direct(key: int) -> bool:  # holds one of the question's own words, or a name
-            return any(weights[t] >= 1.0 for t in held[key])
-
         # A document with only words that mean the same comes after every one with the
         # question's own words: "rent" said finds "rent" written before "apartment".
-        ranked = sorted(
-            scores.items(),
-            key=lambda item: (not direct(item[0]), -item[1], -days[item[0]], -item[0]),
-        )
+        direct: Collection[int] = scores.keys()
+        if any(weight < 1.0 for weight in weights.values()):
+            own: set[int] = set()  # holding one of the question's own words, or a name
+            for term, weight in weights.items():
+                if weight >= 1.0:
+                    for found, start, end in seen.get(term, ()):
+                        own.update(found.keys[start:end])
+            direct = scores.keys() & own
         out: list[Scored] = []
-        for start in range(0, len(ranked), limit * 2 or 1):
-            part = ranked[start : start + limit * 2]
-            opened = self.open(k for k, _ in part)
-            for key, score in part:
-                doc = opened.get(key)
-                if doc is not None:
-                    out.append(Scored(doc, score, coverage_of(key), direct(key)))
-            if len(out) >= limit or not part:
-                break
+        for group, said in ((direct, True), (scores.keys() - direct, False)):
+            for part in _best_first(group, scores, days, limit * 2 or 1):
+                opened = self.open(part)
+                for key in part:
+                    doc = opened.get(key)
+                    if doc is not None:
+                        out.append(Scored(doc, scores[key], coverage_of(key), said))
+                if len(out) >= limit:
+                    return out[:limit]
         return out[:limit]
 
     def in_span(
