@@ -199,10 +199,12 @@ def relevant(
 
 def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> None:
     """Read what recall caches until it changes (the people, the off-the-record sessions,
-    the lexicon), so the first message after unlock does not wait for it."""
+    the lexicon), and compile the date patterns (a message naming no date tries them all;
+    ``re`` keeps them), so the first message after unlock does not wait for them."""
     entities.known(vault, prof, [f.text for f in facts])
     chat.off_record_ids(vault)
     lexicon.table()
+    dates.parse("", clock.today())
 
 
 def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:

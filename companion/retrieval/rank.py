@@ -84,8 +84,8 @@ class Allowed:
             return False
         return self.when is None or doc.kind in self.timeless or self.when.contains(doc.day)
 
-    def turned_down(self, days: dict[int, int]) -> list[int]:
-        """The keys of ``days`` (key -> day number) not allowed."""
+    def turned_down(self, keys: Iterable[int], day_of: Callable[[int], int]) -> list[int]:
+        """Those of ``keys`` not allowed (``day_of`` a key: its day number)."""
         rules: dict[int, tuple[Collection[int] | None, Collection[int]]] = {
             CODES[k]: (refs, self.never.get(k, ())) for k, refs in self.only.items()
         }
@@ -96,7 +96,7 @@ class Allowed:
         weekday = None if when is None else when.weekday
         mask = (1 << SHIFT) - 1
         out = []
-        for key, day in days.items():
+        for key in keys:
             code = key >> SHIFT
             rule = rules.get(code)
             if rule is not None:
@@ -107,6 +107,7 @@ class Allowed:
                     continue
             if when is None or code in timeless:
                 continue
+            day = day_of(key)
             if not first <= day <= last or (
                 weekday is not None and (day + EPOCH + 6) % 7 != weekday
             ):
@@ -119,23 +120,38 @@ def _number(day: date) -> int:
 
 
 def _best_first(
-    keys: Collection[int], scores: dict[int, float], days: dict[int, int], size: int
-) -> Iterator[list[int]]:
-    """``keys`` best first (newer, then the higher key, on ties), ``size`` at a time: those
-    scoring at least the ``size``-th best score are sorted first (usually all that is read),
-    the rest only when asked for."""
+    keys: Collection[int],
+    scores: dict[int, float],
+    day_of: Callable[[int], int],
+    size: int,
+    lift: Callable[[int], float] | None = None,
+) -> Iterator[list[tuple[int, float]]]:
+    """``keys`` with their scores, best first (newer, then the higher key, on ties), ``size``
+    at a time. ``lift`` (of a day, at most 1 + RECENCY) multiplies each score. Only those
+    that can be among the best ``size`` are lifted and sorted first (usually all that is
+    read): a score lifted is at least itself, so one under the ``size``-th best unlifted
+    score even when lifted most is not among them. The rest is sorted only when asked for."""
+    top = 1 + RECENCY if lift is not None else 1.0
+    edge = heapq.nlargest(size, [scores[k] for k in keys])[-1] if len(keys) > size else None
+    near = [k for k in keys if edge is None or scores[k] * top >= edge]
+    final = {k: scores[k] * lift(day_of(k)) if lift else scores[k] for k in near}
+    edge = heapq.nlargest(size, final.values())[-1] if len(final) > size else None
 
     def order(key: int) -> tuple[float, int, int]:
-        return scores[key], days[key], key
+        return final[key], day_of(key), key
 
-    edge = heapq.nlargest(size, [scores[k] for k in keys])[-1] if len(keys) > size else None
-    best = [k for k in keys if edge is None or scores[k] >= edge]  # more when some tie
-    for part in (best, [k for k in keys if edge is not None and scores[k] < edge]):
-        if not part:
-            continue
-        part.sort(key=order, reverse=True)
-        for start in range(0, len(part), size):
-            yield part[start : start + size]
+    best = [k for k in near if edge is None or final[k] >= edge]  # more when some tie
+    best.sort(key=order, reverse=True)
+    for start in range(0, len(best), size):
+        yield [(k, final[k]) for k in best[start : start + size]]
+    taken = set(best)
+    rest = [k for k in keys if k not in taken]
+    if not rest:
+        return
+    final.update({k: scores[k] * lift(day_of(k)) if lift else scores[k] for k in rest})
+    rest.sort(key=order, reverse=True)
+    for start in range(0, len(rest), size):
+        yield [(k, final[k]) for k in rest[start : start + size]]
 
 
 class Index:
@@ -164,7 +180,8 @@ class Index:
         within: set[int] | None = None,
         codes: set[int] | None = None,
         seen: dict[str, list[tuple[Postings, int, int]]] | None = None,
-    ) -> tuple[dict[int, float], dict[int, int]]:
+        days: dict[int, int] | None = None,
+    ) -> dict[int, float]:
         """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
         term (terms weighted) that ``within`` holds (None: all), and each one's day. With
         ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind: past
@@ -176,7 +193,6 @@ class Index:
         average = total / n if n and total else 1.0  # documents of function words only: 0
         fixed, per_length = K1 * (1 - B), K1 * B / average
         scores: dict[int, float] = {}
-        days: dict[int, int] = {}
         get = scores.get
         for term, weight in weights.items():
             lists = self.store.postings(term)
@@ -193,7 +209,8 @@ class Index:
                             scores[key] = get(key, 0.0) + idf * count / (
                                 count + fixed + per_length * length
                             )
-                            days[key] = day
+                            if days is not None:
+                                days[key] = day
                     continue
                 runs: list[tuple[int, int]] = []
                 if not found.ordered or (codes is None and not newest_only):
@@ -218,7 +235,8 @@ class Index:
                                 scores[key] = get(key, 0.0) + idf * count / (
                                     count + fixed + per_length * length
                                 )
-                                days[key] = day
+                                if days is not None:
+                                    days[key] = day
                     else:
                         for key, count, length in zip(  # noqa: B905
                             part, counts[start:end], lengths[start:end]
@@ -226,10 +244,11 @@ class Index:
                             scores[key] = get(key, 0.0) + idf * count / (
                                 count + fixed + per_length * length
                             )
-                        days.update(zip(part, found.days[start:end]))  # noqa: B905
+                        if days is not None:  # a third of the loop: only when asked
+                            days.update(zip(part, found.days[start:end]))  # noqa: B905
                     if seen is not None:
                         seen.setdefault(term, []).append((found, start, end))
-        return scores, days
+        return scores
 
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
@@ -289,10 +308,11 @@ class Index:
                 return []
         assert candidates is not None
         weights = {t: 1.0 for options in alternatives for t in options}
+        days: dict[int, int] = {}
         if len(alternatives) == 1:  # every posting of these terms is a candidate
-            scores, days = self._scores(weights, codes=codes)
+            scores = self._scores(weights, codes=codes, days=days)
         else:
-            scores, days = self._scores(weights, within=candidates, codes=codes)
+            scores = self._scores(weights, within=candidates, codes=codes, days=days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
@@ -345,16 +365,41 @@ class Index:
         the word's own rarity (a word no document holds counts as the rarest)."""
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        scores, days = self._scores(weights, newest_only=True, codes=codes, seen=seen)
-        for key in keep.turned_down(days):
+        days: dict[int, int] = {}  # read only for the few that need it, but for a date
+        scores = self._scores(
+            weights, True, codes=codes, seen=seen, days=days if keep.when is not None else None
+        )
+        by_code: dict[int, list[tuple[Postings, int, int]]] = {}
+        for runs in seen.values():
+            for found, start, end in runs:
+                code = found.keys[start] >> SHIFT
+                one = found.ordered and found.keys[end - 1] >> SHIFT == code
+                by_code.setdefault(code if one else 0, []).append((found, start, end))
+
+        def day_of(key: int) -> int:
+            day = days.get(key)
+            if day is None:
+                for found, start, end in by_code.get(key >> SHIFT, []) + by_code.get(0, []):
+                    if found.ordered:
+                        at = bisect.bisect_left(found.keys, key, start, end)
+                        if at < end and found.keys[at] == key:
+                            day = found.days[at]
+                            break
+                    elif key in found.keys[start:end]:
+                        day = found.days[found.keys.index(key, start, end)]
+                        break
+                day = days[key] = day or 0
+            return day
+
+        for key in keep.turned_down(scores, day_of):
             del scores[key]
+        lift = None
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
-            boost = {  # by day: many documents share one
-                day: 1 + RECENCY * 0.5 ** (max(0, now - day) / HALF_LIFE_DAYS)
-                for day in set(days.values())
-            }
-            scores = {key: score * boost[days[key]] for key, score in scores.items()}
+
+            def lift(day: int) -> float:
+                return 1 + RECENCY * math.pow(0.5, max(0, now - day) / HALF_LIFE_DAYS)
+
         if concepts is None:
             concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
@@ -375,10 +420,13 @@ class Index:
 
         def coverage_of(key: int) -> float:  # asked only of the documents returned
             there = {t for t in asked if holds(key, t)}
-            got = sum(
-                r * max((credit for t, credit in c.items() if t in there), default=0.0)
-                for r, c in zip(rarity, concepts)  # noqa: B905
-            )
+            got = 0.0
+            for r, concept in zip(rarity, concepts):  # noqa: B905
+                best = 0.0  # the best credit among the word's terms this document holds
+                for term, credit in concept.items():
+                    if credit > best and term in there:
+                        best = credit
+                got += r * best
             return min(1.0, got / whole)
 
         # A document with only words that mean the same comes after every one with the
@@ -393,12 +441,12 @@ class Index:
             direct = scores.keys() & own
         out: list[Scored] = []
         for group, said in ((direct, True), (scores.keys() - direct, False)):
-            for part in _best_first(group, scores, days, limit * 2 or 1):
-                opened = self.open(part)
-                for key in part:
+            for part in _best_first(group, scores, day_of, limit * 2 or 1, lift):
+                opened = self.open(key for key, _ in part)
+                for key, score in part:
                     doc = opened.get(key)
                     if doc is not None:
-                        out.append(Scored(doc, scores[key], coverage_of(key), said))
+                        out.append(Scored(doc, score, coverage_of(key), said))
                 if len(out) >= limit:
                     return out[:limit]
         return out[:limit]
