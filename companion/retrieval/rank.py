@@ -115,6 +115,36 @@ class Allowed:
         return out
 
 
+def _day_finder(
+    seen: dict[str, list[tuple[Postings, int, int]]], days: dict[int, int]
+) -> Callable[[int], int]:
+    """The day of a document scored from the rows ``seen``, looked up when first asked
+    (``days`` holds those known): most questions need it for a few documents only."""
+    by_code: dict[int, list[tuple[Postings, int, int]]] = {}
+    for runs in seen.values():
+        for found, start, end in runs:
+            code = found.keys[start] >> SHIFT if end > start else 0
+            one = found.ordered and found.keys[end - 1] >> SHIFT == code
+            by_code.setdefault(code if one else 0, []).append((found, start, end))
+
+    def day_of(key: int) -> int:
+        day = days.get(key)
+        if day is None:
+            for found, start, end in by_code.get(key >> SHIFT, []) + by_code.get(0, []):
+                if found.ordered:
+                    at = bisect.bisect_left(found.keys, key, start, end)
+                    if at < end and found.keys[at] == key:
+                        day = found.days[at]
+                        break
+                elif key in found.keys[start:end]:
+                    day = found.days[found.keys.index(key, start, end)]
+                    break
+            day = days[key] = day or 0
+        return day
+
+    return day_of
+
+
 def _number(day: date) -> int:
     return day.toordinal() - EPOCH
 
@@ -194,6 +224,7 @@ class Index:
         fixed, per_length = K1 * (1 - B), K1 * B / average
         scores: dict[int, float] = {}
         get = scores.get
+        among: Collection[int] = within if within is not None else ()
         for term, weight in weights.items():
             lists = self.store.postings(term)
             df = sum(len(p) for p in lists)
@@ -211,6 +242,8 @@ class Index:
                             )
                             if days is not None:
                                 days[key] = day
+                    if seen is not None:
+                        seen.setdefault(term, []).append((found, 0, len(found)))
                     continue
                 runs: list[tuple[int, int]] = []
                 if not found.ordered or (codes is None and not newest_only):
@@ -222,14 +255,16 @@ class Index:
                             start = max(start, end - SCAN_LIMIT)
                         if start < end:
                             runs.append((start, end))
-                checked = within is not None or (codes is not None and not found.ordered)
                 for start, end in runs:
                     part = keys[start:end]
-                    if checked:  # rows turned down: each is looked at
+                    # Rows are looked at one by one only when many are turned down: with
+                    # most of them candidates, all are summed and the rest dropped after.
+                    sparse = within is not None and 2 * len(within) < end - start
+                    if sparse or (codes is not None and not found.ordered):
                         for key, day, count, length in zip(  # noqa: B905
                             part, found.days[start:end], counts[start:end], lengths[start:end]
                         ):
-                            if (within is None or key in within) and (
+                            if (not sparse or key in among) and (
                                 codes is None or (key >> SHIFT) in codes
                             ):
                                 scores[key] = get(key, 0.0) + idf * count / (
@@ -248,6 +283,8 @@ class Index:
                             days.update(zip(part, found.days[start:end]))  # noqa: B905
                     if seen is not None:
                         seen.setdefault(term, []).append((found, start, end))
+        if within is not None:  # what was summed whole, cut to the candidates
+            scores = {key: scores[key] for key in within if key in scores}
         return scores
 
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
@@ -308,31 +345,35 @@ class Index:
                 return []
         assert candidates is not None
         weights = {t: 1.0 for options in alternatives for t in options}
+        # Every document's day when they go newest first; else only the few sorted need one.
         days: dict[int, int] = {}
-        if len(alternatives) == 1:  # every posting of these terms is a candidate
-            scores = self._scores(weights, codes=codes, days=days)
-        else:
-            scores = self._scores(weights, within=candidates, codes=codes, days=days)
+        seen: dict[str, list[tuple[Postings, int, int]]] = {}
+        within = None if len(alternatives) == 1 else candidates  # one word: all match
+        scores = self._scores(
+            weights, within=within, codes=codes, seen=seen, days=days if newest else None
+        )
+        day_of = _day_finder(seen, days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
-        first: dict[int, float] | dict[int, int] = days if newest else scores
-        pool = list(first)
+        value: Callable[[int], float] = days.__getitem__ if newest else scores.__getitem__
+        pool = list(scores)
         if len(pool) > wanted:
-            edge = heapq.nlargest(wanted, first.values())[-1]
-            pool = [k for k, v in first.items() if v >= edge]
+            edge = heapq.nlargest(wanted, map(value, pool))[-1]
+            pool = [k for k in pool if value(k) >= edge]
         if newest:
             pool.sort(key=lambda k: (days[k], k), reverse=True)
         else:  # best first; newer first on ties
-            pool.sort(key=lambda k: (scores[k], days[k], k), reverse=True)
+            pool.sort(key=lambda k: (scores[k], day_of(k), k), reverse=True)
         order = pool
         patterns = [
             re.compile(r"\b" + r"\W+".join(map(re.escape, p.split())) + r"\b", re.I)
             for p in phrases
         ]
         found: list[Doc] = []
-        for start in range(0, len(order), max(limit, 50)):
-            part = order[start : start + max(limit, 50)]
+        step = max(limit, 50) if patterns or newest else max(limit, 1)  # each is shown
+        for start in range(0, len(order), step):
+            part = order[start : start + step]
             opened = self.open(part)
             for key in part:
                 doc = opened.get(key)
@@ -369,28 +410,7 @@ class Index:
         scores = self._scores(
             weights, True, codes=codes, seen=seen, days=days if keep.when is not None else None
         )
-        by_code: dict[int, list[tuple[Postings, int, int]]] = {}
-        for runs in seen.values():
-            for found, start, end in runs:
-                code = found.keys[start] >> SHIFT
-                one = found.ordered and found.keys[end - 1] >> SHIFT == code
-                by_code.setdefault(code if one else 0, []).append((found, start, end))
-
-        def day_of(key: int) -> int:
-            day = days.get(key)
-            if day is None:
-                for found, start, end in by_code.get(key >> SHIFT, []) + by_code.get(0, []):
-                    if found.ordered:
-                        at = bisect.bisect_left(found.keys, key, start, end)
-                        if at < end and found.keys[at] == key:
-                            day = found.days[at]
-                            break
-                    elif key in found.keys[start:end]:
-                        day = found.days[found.keys.index(key, start, end)]
-                        break
-                day = days[key] = day or 0
-            return day
-
+        day_of = _day_finder(seen, days)
         for key in keep.turned_down(scores, day_of):
             del scores[key]
         lift = None
