@@ -11,7 +11,8 @@ from companion import clock
 from companion.activity import chat, journal
 from companion.memory import store
 from companion.retrieval.dates import When
-from companion.retrieval.rank import Allowed, Index
+from companion.retrieval.order import Allowed
+from companion.retrieval.rank import Index
 from companion.retrieval.search import SearchIndex
 from companion.vault import Vault
 from companion.vault.documents import Ref

@@ -19,7 +19,8 @@ from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
-from companion.retrieval.rank import Allowed, Doc, Index
+from companion.retrieval.order import Allowed
+from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
 
 RECALL = re.compile(

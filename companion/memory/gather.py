@@ -12,7 +12,8 @@ from typing import Any
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.memory import followups, store, summaries
-from companion.retrieval.rank import Allowed, Index
+from companion.retrieval.order import Allowed
+from companion.retrieval.rank import Index
 from companion.vault import Vault, words
 
 DEFAULT_INPUT_BUDGET = 24_000  # tokens of activity per call; a setting, so tests can shrink it

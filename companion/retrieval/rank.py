@@ -14,11 +14,11 @@ import bisect
 import heapq
 import math
 import re
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 from datetime import date
 
-from companion.retrieval.dates import When
+from companion.retrieval.order import Allowed, best_first, day_finder
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
 from companion.vault.postings import EPOCH, Postings
@@ -42,15 +42,6 @@ class Scored:
     direct: bool = True  # it holds one of the question's own words (or a name it points at)
 
 
-def _day(number: int) -> date:
-    return date.fromordinal(number + EPOCH)
-
-
-def _ref(key: int, day: int) -> Ref:
-    kind, ref = documents.kind_of(key)
-    return Ref(kind, ref, _day(day))
-
-
 def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
     """The rows of ``found`` (ordered) whose keys are ``wanted``."""
     keys, out = found.keys, []
@@ -60,128 +51,6 @@ def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, i
         if at < size and keys[at] == key:
             out.append((key, found.days[at], found.counts[at], found.lengths[at]))
     return out
-
-
-@dataclass(frozen=True)
-class Allowed:
-    """Which documents a question may return, said as sets so ranking turns a document down
-    with a lookup or two (a call per document, with a ``Ref`` made for it, was a third of
-    the coach's section). Also a predicate on a ``Ref``, for what reads documents in order."""
-
-    only: Mapping[str, Collection[int]] = field(default_factory=dict)
-    """kind -> the refs of that kind allowed (a kind not named: all of it)"""
-    never: Mapping[str, Collection[int]] = field(default_factory=dict)
-    """kind -> refs of that kind turned down"""
-    when: When | None = None
-    """A span or a weekday every document must be of, but those of ``timeless`` kinds."""
-    timeless: frozenset[str] = frozenset({"fact"})
-
-    def __call__(self, doc: Ref) -> bool:
-        allowed = self.only.get(doc.kind)
-        if allowed is not None and doc.ref not in allowed:
-            return False
-        if doc.ref in self.never.get(doc.kind, ()):
-            return False
-        return self.when is None or doc.kind in self.timeless or self.when.contains(doc.day)
-
-    def turned_down(self, keys: Iterable[int], day_of: Callable[[int], int]) -> list[int]:
-        """Those of ``keys`` not allowed (``day_of`` a key: its day number)."""
-        rules: dict[int, tuple[Collection[int] | None, Collection[int]]] = {
-            CODES[k]: (refs, self.never.get(k, ())) for k, refs in self.only.items()
-        }
-        rules.update({CODES[k]: (None, r) for k, r in self.never.items() if k not in self.only})
-        when, timeless = self.when, {CODES[k] for k in self.timeless}
-        first = -(1 << 30) if when is None or when.first is None else _number(when.first)
-        last = 1 << 30 if when is None or when.last is None else _number(when.last)
-        weekday = None if when is None else when.weekday
-        mask = (1 << SHIFT) - 1
-        out = []
-        for key in keys:
-            code = key >> SHIFT
-            rule = rules.get(code)
-            if rule is not None:
-                allowed, refused = rule
-                ref = key & mask
-                if (allowed is not None and ref not in allowed) or ref in refused:
-                    out.append(key)
-                    continue
-            if when is None or code in timeless:
-                continue
-            day = day_of(key)
-            if not first <= day <= last or (
-                weekday is not None and (day + EPOCH + 6) % 7 != weekday
-            ):
-                out.append(key)
-        return out
-
-
-def _day_finder(
-    seen: dict[str, list[tuple[Postings, int, int]]], days: dict[int, int]
-) -> Callable[[int], int]:
-    """The day of a document scored from the rows ``seen``, looked up when first asked
-    (``days`` holds those known): most questions need it for a few documents only."""
-    by_code: dict[int, list[tuple[Postings, int, int]]] = {}
-    for runs in seen.values():
-        for found, start, end in runs:
-            code = found.keys[start] >> SHIFT if end > start else 0
-            one = found.ordered and found.keys[end - 1] >> SHIFT == code
-            by_code.setdefault(code if one else 0, []).append((found, start, end))
-
-    def day_of(key: int) -> int:
-        day = days.get(key)
-        if day is None:
-            for found, start, end in by_code.get(key >> SHIFT, []) + by_code.get(0, []):
-                if found.ordered:
-                    at = bisect.bisect_left(found.keys, key, start, end)
-                    if at < end and found.keys[at] == key:
-                        day = found.days[at]
-                        break
-                elif key in found.keys[start:end]:
-                    day = found.days[found.keys.index(key, start, end)]
-                    break
-            day = days[key] = day or 0
-        return day
-
-    return day_of
-
-
-def _number(day: date) -> int:
-    return day.toordinal() - EPOCH
-
-
-def _best_first(
-    keys: Collection[int],
-    scores: dict[int, float],
-    day_of: Callable[[int], int],
-    size: int,
-    lift: Callable[[int], float] | None = None,
-) -> Iterator[list[tuple[int, float]]]:
-    """``keys`` with their scores, best first (newer, then the higher key, on ties), ``size``
-    at a time. ``lift`` (of a day, at most 1 + RECENCY) multiplies each score. Only those
-    that can be among the best ``size`` are lifted and sorted first (usually all that is
-    read): a score lifted is at least itself, so one under the ``size``-th best unlifted
-    score even when lifted most is not among them. The rest is sorted only when asked for."""
-    top = 1 + RECENCY if lift is not None else 1.0
-    edge = heapq.nlargest(size, [scores[k] for k in keys])[-1] if len(keys) > size else None
-    near = [k for k in keys if edge is None or scores[k] * top >= edge]
-    final = {k: scores[k] * lift(day_of(k)) if lift else scores[k] for k in near}
-    edge = heapq.nlargest(size, final.values())[-1] if len(final) > size else None
-
-    def order(key: int) -> tuple[float, int, int]:
-        return final[key], day_of(key), key
-
-    best = [k for k in near if edge is None or final[k] >= edge]  # more when some tie
-    best.sort(key=order, reverse=True)
-    for start in range(0, len(best), size):
-        yield [(k, final[k]) for k in best[start : start + size]]
-    taken = set(best)
-    rest = [k for k in keys if k not in taken]
-    if not rest:
-        return
-    final.update({k: scores[k] * lift(day_of(k)) if lift else scores[k] for k in rest})
-    rest.sort(key=order, reverse=True)
-    for start in range(0, len(rest), size):
-        yield [(k, final[k]) for k in rest[start : start + size]]
 
 
 class Index:
@@ -352,7 +221,7 @@ class Index:
         scores = self._scores(
             weights, within=within, codes=codes, seen=seen, days=days if newest else None
         )
-        day_of = _day_finder(seen, days)
+        day_of = day_finder(seen, days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
@@ -410,7 +279,7 @@ class Index:
         scores = self._scores(
             weights, True, codes=codes, seen=seen, days=days if keep.when is not None else None
         )
-        day_of = _day_finder(seen, days)
+        day_of = day_finder(seen, days)
         for key in keep.turned_down(scores, day_of):
             del scores[key]
         lift = None
@@ -461,7 +330,7 @@ class Index:
             direct = scores.keys() & own
         out: list[Scored] = []
         for group, said in ((direct, True), (scores.keys() - direct, False)):
-            for part in _best_first(group, scores, day_of, limit * 2 or 1, lift):
+            for part in best_first(group, scores, day_of, limit * 2 or 1, lift, 1 + RECENCY):
                 opened = self.open(key for key, _ in part)
                 for key, score in part:
                     doc = opened.get(key)
