@@ -58,7 +58,7 @@ def test_what_a_filter_turns_down_is_never_ranked(vault: Vault) -> None:
 
 
 def test_many_equal_matches_come_newest_first_and_only_as_many_as_asked(vault: Vault) -> None:
-    ids = [store.add_fact(vault, "Maya and the user talk about work") for _ in range(40)]
+    ids = [store.add_fact(vault, "Maya and the user talk about work") for _ in range(100)]
     ranked = Index(vault).relevant(
         {"maya": 1.0}, Allowed(), 5, clock.today(), ("fact",), [{"maya": 1.0}]
     )

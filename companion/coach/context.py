@@ -194,7 +194,7 @@ def build(
     shown = {m.fact_id for m in (found.memories if found else []) if m.fact_id}
     others = sorted(  # newest first, then preferences first (the sort is stable)
         (f for f in facts if not f.pinned and f.id not in shown),
-        key=lambda f: f.created_at,
+        key=lambda f: f.created_at.timestamp(),
         reverse=True,
     )
     others.sort(key=lambda f: f.category != "preferences")

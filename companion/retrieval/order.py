@@ -81,20 +81,30 @@ def day_finder(
             one = found.ordered and found.keys[end - 1] >> SHIFT == code
             by_code.setdefault(code if one else 0, []).append((found, start, end))
 
+    mixed = by_code.get(0, [])
+    left = bisect.bisect_left
+
     def day_of(key: int) -> int:
         day = days.get(key)
-        if day is None:
-            for found, start, end in by_code.get(key >> SHIFT, []) + by_code.get(0, []):
-                if found.ordered:
-                    at = bisect.bisect_left(found.keys, key, start, end)
-                    if at < end and found.keys[at] == key:
-                        day = found.days[at]
-                        break
-                elif key in found.keys[start:end]:
-                    day = found.days[found.keys.index(key, start, end)]
-                    break
-            day = days[key] = day or 0
-        return day
+        if day is not None:
+            return day
+        for found, start, end in by_code.get(key >> SHIFT, ()):  # ordered, one kind
+            keys = found.keys
+            at = left(keys, key, start, end)
+            if at < end and keys[at] == key:
+                day = days[key] = found.days[at]
+                return day
+        for found, start, end in mixed:
+            if found.ordered:
+                at = left(found.keys, key, start, end)
+                if at < end and found.keys[at] == key:
+                    day = days[key] = found.days[at]
+                    return day
+            elif key in found.keys[start:end]:
+                day = days[key] = found.days[found.keys.index(key, start, end)]
+                return day
+        days[key] = 0  # not in what was read: cannot happen for a document scored
+        return 0
 
     return day_of
 
