@@ -208,7 +208,7 @@ class JournalScreen(DataScreen):
             options = [Option("No matching entries.", disabled=True)]
         if adding:
             entries.add_options(options)
-        else:  # replaced at once: emptied first, the scrollbar went and came back (a relayout)
+        else:  # in one step (emptied first, the list also hid its scrollbar and showed it again)
             entries.set_options(options)
         self.shown += len(hits_new)
         self.listed = query
