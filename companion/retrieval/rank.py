@@ -330,8 +330,8 @@ class Index:
             direct = scores.keys() & own
         out: list[Scored] = []
         for group, said in ((direct, True), (scores.keys() - direct, False)):
-            for part in best_first(group, scores, day_of, limit * 2 or 1, lift, 1 + RECENCY):
-                opened = self.open(key for key, _ in part)
+            for part in best_first(group, scores, day_of, limit or 1, lift, 1 + RECENCY):
+                opened = self.open(key for key, _ in part)  # only as many as are asked for
                 for key, score in part:
                     doc = opened.get(key)
                     if doc is not None:
