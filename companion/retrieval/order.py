@@ -77,7 +77,9 @@ def day_finder(
     by_code: dict[int, list[tuple[Postings, int, int]]] = {}
     for runs in seen.values():
         for found, start, end in runs:
-            code = found.keys[start] >> SHIFT if end > start else 0
+            if end <= start:
+                continue
+            code = found.keys[start] >> SHIFT
             one = found.ordered and found.keys[end - 1] >> SHIFT == code
             by_code.setdefault(code if one else 0, []).append((found, start, end))
 

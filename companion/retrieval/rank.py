@@ -82,7 +82,8 @@ class Index:
         days: dict[int, int] | None = None,
     ) -> dict[int, float]:
         """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
-        term (terms weighted) that ``within`` holds (None: all), and each one's day. With
+        term (terms weighted) that ``within`` holds (None: all); into ``days``, when given,
+        each one's day (a third of the loop: most questions need a few, see day_finder). With
         ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind: past
         that a term is too common to tell much, and the newest documents are the ones that
         matter. ``seen`` collects the rows read for each term (for who holds what later).
