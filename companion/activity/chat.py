@@ -181,19 +181,36 @@ def off_record_ids(vault: Vault) -> frozenset[int]:
     cached = _OFF_RECORD.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]
-    # A row's MAC is checked again only when one of its columns changed (a session begun or
-    # ended changes the table, and there may be thousands of them).
+    found: set[int] | None = None
+    if cached is not None and mark[0] > cached[0][0]:
+        # Sessions were only added (a chat begun): only they are read, when the table's
+        # mark says nothing else moved (as many more rows, their versions all the change).
+        before = cached[0]
+        added = list(integrity.rows(vault.conn, ChatSession, '"id" > ?', (before[1],)))
+        if len(added) == mark[0] - before[0] and (
+            sum(int(row["row_version"]) for row in added) == mark[2] - before[2]
+        ):
+            found = set(cached[1]) | _off_record_in(vault, added)
+    if found is None:
+        found = _off_record_in(vault, integrity.rows(vault.conn, ChatSession))
+    _OFF_RECORD[vault] = (mark, frozenset(found))
+    return frozenset(found)
+
+
+def _off_record_in(vault: Vault, rows: Iterable[dict[str, Any]]) -> set[int]:
+    """Of these session rows, those off the record or damaged. A row's MAC is checked again
+    only when one of its columns changed (a session begun or ended changes the table, and
+    there may be thousands of them)."""
     checked = _CHECKED.setdefault(vault, {})
     found = set()
-    for row in integrity.rows(vault.conn, ChatSession):
+    for row in rows:
         seen = tuple(row.values())
         verdict = checked.get(row["id"])
         if verdict is None or verdict[0] != seen:
             verdict = checked[row["id"]] = (seen, vault.authentic_row(ChatSession, row))
         if row["off_record"] or not verdict[1]:
             found.add(row["id"])
-    _OFF_RECORD[vault] = (mark, frozenset(found))
-    return frozenset(found)
+    return found
 
 
 def completed_between(start: str, end: str) -> int:

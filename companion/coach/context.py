@@ -63,6 +63,8 @@ class Context:
 
 
 def _short(text: str, limit: int = LINE_LIMIT) -> str:
+    if len(text) <= limit and text.isprintable() and "  " not in text and text == text.strip():
+        return text  # already one short line (most are: a section may weigh a thousand)
     flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
@@ -190,10 +192,12 @@ def build(
     if found is not None and found.asked and not found.memories:
         relevant = [NOTHING_FOUND]
     shown = {m.fact_id for m in (found.memories if found else []) if m.fact_id}
-    others = sorted(
+    others = sorted(  # newest first, then preferences first (the sort is stable)
         (f for f in facts if not f.pinned and f.id not in shown),
-        key=lambda f: (f.category != "preferences", -f.created_at.timestamp()),
+        key=lambda f: f.created_at.timestamp(),
+        reverse=True,
     )
+    others.sort(key=lambda f: f.category != "preferences")
     recent = summaries.session_summaries(vault, limit=3)  # on the record only
     tiers = [
         (KEEP, reserved, 1.0),

@@ -19,9 +19,9 @@ from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
+from companion.retrieval.order import Allowed
 from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
-from companion.vault.documents import Ref
 
 RECALL = re.compile(
     r"\b(do you remember|remember when|remember what|what did (we|i)|what have (we|i)|"
@@ -147,22 +147,11 @@ def relevant(
     unsaid = chat.message_ids_in(hidden)
     fresh = summaries.fresh_summary_ids() - summaries.summary_ids_of(hidden)
 
-    def allowed(doc: Ref) -> bool:
-        if doc.kind == "reply":
-            return False
-        if doc.kind == "fact":
-            return doc.ref in live or doc.ref in now_is
-        if doc.kind == "summary":
-            return doc.ref in fresh
-        return doc.kind != "chat" or doc.ref not in unsaid
-
-    def in_time(doc: Ref) -> bool:  # what is known (facts) holds at any date
-        return allowed(doc) and (when is None or doc.kind == "fact" or when.contains(doc.day))
-
+    # Replies are never recalled (the coach's own words); a summary only while fresh.
+    only = {"fact": live.keys() | now_is.keys(), "summary": fresh, "reply": ()}
+    allowed = Allowed(only, {"chat": unsaid})
+    history = Allowed(only, {"chat": unsaid}, when)  # facts hold at any date
     index = Index(vault)
-
-    def history(d: Ref) -> bool:
-        return d.kind != "fact" and in_time(d)
 
     dated = (
         [] if when is None else index.in_span(history, HISTORY_KINDS, limit, when.first, when.last)
@@ -175,9 +164,7 @@ def relevant(
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
         facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts)
-        keep_history = (
-            history if when is None or dated else lambda d: d.kind != "fact" and allowed(d)
-        )
+        keep_history = history if when is None or dated else allowed
         history_ranked = index.relevant(
             weights, keep_history, limit, today, HISTORY_KINDS, concepts
         )
@@ -213,10 +200,12 @@ def relevant(
 
 def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> None:
     """Read what recall caches until it changes (the people, the off-the-record sessions,
-    the lexicon), so the first message after unlock does not wait for it."""
+    the lexicon), and compile the date patterns (a message naming no date tries them all;
+    ``re`` keeps them), so the first message after unlock does not wait for them."""
     entities.known(vault, prof, [f.text for f in facts])
     chat.off_record_ids(vault)
     lexicon.table()
+    dates.parse("", clock.today())
 
 
 def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:

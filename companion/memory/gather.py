@@ -12,6 +12,7 @@ from typing import Any
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.memory import followups, store, summaries
+from companion.retrieval.order import Allowed
 from companion.retrieval.rank import Index
 from companion.vault import Vault, words
 
@@ -158,7 +159,7 @@ def relevant_facts(vault: Vault, chunk: Chunk) -> list[store.FactView]:
         text = "\n".join(str(i.data.get("text") or i.data.get("note") or "") for i in chunk.items)
         weights = dict.fromkeys(words.query_terms(text), 1.0)
         ranked = Index(vault).relevant(  # the order only: no coverage (concepts=[])
-            weights, lambda d: d.ref in others, limit=400, kinds=("fact",), concepts=[]
+            weights, Allowed({"fact": others}), limit=400, kinds=("fact",), concepts=[]
         )
         for scored in ranked:
             fact = others[scored.doc.ref]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import bisect
 import heapq
-import itertools
 import math
 import re
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from companion.retrieval.order import Allowed, best_first, day_finder
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
 from companion.vault.postings import EPOCH, Postings
@@ -40,15 +40,6 @@ class Scored:
     score: float
     coverage: float = 1.0  # the share of the question's weight this document holds
     direct: bool = True  # it holds one of the question's own words (or a name it points at)
-
-
-def _day(number: int) -> date:
-    return date.fromordinal(number + EPOCH)
-
-
-def _ref(key: int, day: int) -> Ref:
-    kind, ref = documents.kind_of(key)
-    return Ref(kind, ref, _day(day))
 
 
 def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
@@ -84,20 +75,26 @@ class Index:
     def _scores(
         self,
         weights: dict[str, float],
-        keep: Callable[[Ref], bool] | None,
+        newest_only: bool = False,
         within: set[int] | None = None,
-        held: dict[int, list[str]] | None = None,
         codes: set[int] | None = None,
-    ) -> tuple[dict[int, float], dict[int, int]]:
-        """BM25 of every document holding at least one term (terms weighted) that ``keep``
-        accepts (None: all) and ``within`` holds, and each one's day. ``held`` collects the
-        terms each holds. The hot loop of every question."""
+        seen: dict[str, list[tuple[Postings, int, int]]] | None = None,
+        days: dict[int, int] | None = None,
+    ) -> dict[int, float]:
+        """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
+        term (terms weighted) that ``within`` holds (None: all); into ``days``, when given,
+        each one's day (a third of the loop: most questions need a few, see day_finder). With
+        ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind: past
+        that a term is too common to tell much, and the newest documents are the ones that
+        matter. ``seen`` collects the rows read for each term (for who holds what later).
+        The hot loop of every question: no call and no test per row but the sum, so a
+        filter is the caller's, once per document (``Allowed``)."""
         n, total = self.store.totals()
         average = total / n if n and total else 1.0  # documents of function words only: 0
         fixed, per_length = K1 * (1 - B), K1 * B / average
         scores: dict[int, float] = {}
-        days: dict[int, int] = {}
-        verdict: dict[int, bool] = {}
+        get = scores.get
+        among: Collection[int] = within if within is not None else ()
         for term, weight in weights.items():
             lists = self.store.postings(term)
             df = sum(len(p) for p in lists)
@@ -105,43 +102,60 @@ class Index:
                 continue
             idf = self._idf(df, n) * weight * (K1 + 1)
             for found in lists:
-                rows: Iterable[tuple[int, int, int, int]]
+                keys, counts, lengths = found.keys, found.counts, found.lengths
                 if within is not None and found.ordered and len(within) * 16 < len(found):
-                    rows = _rows_of(found, within)  # a few candidates: looked up, not scanned
-                elif found.ordered and (keep is not None or codes is not None):
-                    runs = []  # the kinds asked for; for the coach, each kind's newest rows,
-                    for code in codes if codes is not None else range(1, len(KINDS) + 1):
-                        start, end = found.run_of(code)  # at most SCAN_LIMIT: past it a
-                        if keep is not None:  # term is too common to tell much
+                    # a few candidates: looked up, not scanned
+                    for key, day, count, length in _rows_of(found, within):
+                        if codes is None or (key >> SHIFT) in codes:
+                            scores[key] = get(key, 0.0) + idf * count / (
+                                count + fixed + per_length * length
+                            )
+                            if days is not None:
+                                days[key] = day
+                    if seen is not None:
+                        seen.setdefault(term, []).append((found, 0, len(found)))
+                    continue
+                runs: list[tuple[int, int]] = []
+                if not found.ordered or (codes is None and not newest_only):
+                    runs.append((0, len(found)))  # deltas are few, in the order they came
+                else:  # each kind is one run of keys, oldest first
+                    for code in sorted(codes) if codes is not None else range(1, len(KINDS) + 1):
+                        start, end = found.run_of(code)
+                        if newest_only:
                             start = max(start, end - SCAN_LIMIT)
-                        runs.append((start, end))
-                    rows = itertools.chain.from_iterable(
-                        zip(  # noqa: B905
-                            found.keys[a:b], found.days[a:b], found.counts[a:b],
-                            found.lengths[a:b],
-                        )
-                        for a, b in runs
-                    )  # fmt: skip
-                else:
-                    rows = zip(found.keys, found.days, found.counts, found.lengths)  # noqa: B905
-                for key, day, count, length in rows:
-                    if within is not None and key not in within:
-                        continue
-                    if codes is not None and (key >> SHIFT) not in codes:
-                        continue
-                    if keep is not None:
-                        ok = verdict.get(key)
-                        if ok is None:
-                            ok = verdict[key] = keep(_ref(key, day))
-                        if not ok:
-                            continue
-                    scores[key] = scores.get(key, 0.0) + idf * count / (
-                        count + fixed + per_length * length
-                    )
-                    days[key] = day
-                    if held is not None:
-                        held.setdefault(key, []).append(term)
-        return scores, days
+                        if start < end:
+                            runs.append((start, end))
+                for start, end in runs:
+                    part = keys[start:end]
+                    # Rows are looked at one by one only when many are turned down: with
+                    # most of them candidates, all are summed and the rest dropped after.
+                    sparse = within is not None and 2 * len(within) < end - start
+                    if sparse or (codes is not None and not found.ordered):
+                        for key, day, count, length in zip(  # noqa: B905
+                            part, found.days[start:end], counts[start:end], lengths[start:end]
+                        ):
+                            if (not sparse or key in among) and (
+                                codes is None or (key >> SHIFT) in codes
+                            ):
+                                scores[key] = get(key, 0.0) + idf * count / (
+                                    count + fixed + per_length * length
+                                )
+                                if days is not None:
+                                    days[key] = day
+                    else:
+                        for key, count, length in zip(  # noqa: B905
+                            part, counts[start:end], lengths[start:end]
+                        ):
+                            scores[key] = get(key, 0.0) + idf * count / (
+                                count + fixed + per_length * length
+                            )
+                        if days is not None:  # a third of the loop: only when asked
+                            days.update(zip(part, found.days[start:end]))  # noqa: B905
+                    if seen is not None:
+                        seen.setdefault(term, []).append((found, start, end))
+        if within is not None:  # what was summed whole, cut to the candidates
+            scores = {key: scores[key] for key in within if key in scores}
+        return scores
 
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
@@ -201,30 +215,35 @@ class Index:
                 return []
         assert candidates is not None
         weights = {t: 1.0 for options in alternatives for t in options}
-        if len(alternatives) == 1:  # every posting of these terms is a candidate
-            scores, days = self._scores(weights, None, codes=codes)
-        else:
-            scores, days = self._scores(weights, None, within=candidates, codes=codes)
+        # Every document's day when they go newest first; else only the few sorted need one.
+        days: dict[int, int] = {}
+        seen: dict[str, list[tuple[Postings, int, int]]] = {}
+        within = None if len(alternatives) == 1 else candidates  # one word: all match
+        scores = self._scores(
+            weights, within=within, codes=codes, seen=seen, days=days if newest else None
+        )
+        day_of = day_finder(seen, days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
         wanted = len(scores) if phrases else limit * 2 + 50
-        first: dict[int, float] | dict[int, int] = days if newest else scores
-        pool = list(first)
+        value: Callable[[int], float] = days.__getitem__ if newest else scores.__getitem__
+        pool = list(scores)
         if len(pool) > wanted:
-            edge = heapq.nlargest(wanted, first.values())[-1]
-            pool = [k for k, v in first.items() if v >= edge]
+            edge = heapq.nlargest(wanted, map(value, pool))[-1]
+            pool = [k for k in pool if value(k) >= edge]
         if newest:
             pool.sort(key=lambda k: (days[k], k), reverse=True)
         else:  # best first; newer first on ties
-            pool.sort(key=lambda k: (scores[k], days[k], k), reverse=True)
+            pool.sort(key=lambda k: (scores[k], day_of(k), k), reverse=True)
         order = pool
         patterns = [
             re.compile(r"\b" + r"\W+".join(map(re.escape, p.split())) + r"\b", re.I)
             for p in phrases
         ]
         found: list[Doc] = []
-        for start in range(0, len(order), max(limit, 50)):
-            part = order[start : start + max(limit, 50)]
+        step = max(limit, 50) if patterns or newest else max(limit, 1)  # each is shown
+        for start in range(0, len(order), step):
+            part = order[start : start + step]
             opened = self.open(part)
             for key in part:
                 doc = opened.get(key)
@@ -243,7 +262,7 @@ class Index:
     def relevant(
         self,
         weights: dict[str, float],
-        keep: Callable[[Ref], bool],
+        keep: Allowed,
         limit: int = 10,
         today: date | None = None,
         kinds: Collection[str] | None = None,
@@ -255,47 +274,71 @@ class Index:
         question: the terms that say it, the word's own first, each with the credit it earns
         (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
         the word's own rarity (a word no document holds counts as the rarest)."""
-        held: dict[int, list[str]] = {}
+        seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        scores, days = self._scores(weights, keep, held=held, codes=codes)
+        days: dict[int, int] = {}  # read only for the few that need it, but for a date
+        scores = self._scores(
+            weights, True, codes=codes, seen=seen, days=days if keep.when is not None else None
+        )
+        day_of = day_finder(seen, days)
+        for key in keep.turned_down(scores, day_of):
+            del scores[key]
+        lift = None
         if today is not None:  # the newer of two equal matches matters more to a coach
             now = today.toordinal() - EPOCH
-            for key in scores:
-                age = max(0, now - days[key])
-                scores[key] *= 1 + RECENCY * 0.5 ** (age / HALF_LIFE_DAYS)
+
+            def lift(day: int) -> float:
+                return 1 + RECENCY * math.pow(0.5, max(0, now - day) / HALF_LIFE_DAYS)
+
         if concepts is None:
             concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
         rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
         whole = sum(rarity) or 1.0
 
-        def coverage_of(key: int) -> float:  # asked only of the documents returned
-            there = set(held[key])
-            got = sum(
-                r * max((credit for t, credit in c.items() if t in there), default=0.0)
-                for r, c in zip(rarity, concepts)  # noqa: B905
-            )
-            return min(1.0, got / whole)
+        def holds(key: int, term: str) -> bool:
+            for found, start, end in seen.get(term, ()):
+                if found.ordered:
+                    at = bisect.bisect_left(found.keys, key, start, end)
+                    if at < end and found.keys[at] == key:
+                        return True
+                elif key in found.keys[start:end]:
+                    return True
+            return False
 
-        def direct(key: int) -> bool:  # holds one of the question's own words, or a name
-            return any(weights[t] >= 1.0 for t in held[key])
+        asked = {t for c in concepts for t in c if t in seen}
+
+        def coverage_of(key: int) -> float:  # asked only of the documents returned
+            there = {t for t in asked if holds(key, t)}
+            got = 0.0
+            for r, concept in zip(rarity, concepts):  # noqa: B905
+                best = 0.0  # the best credit among the word's terms this document holds
+                for term, credit in concept.items():
+                    if credit > best and term in there:
+                        best = credit
+                got += r * best
+            return min(1.0, got / whole)
 
         # A document with only words that mean the same comes after every one with the
         # question's own words: "rent" said finds "rent" written before "apartment".
-        ranked = sorted(
-            scores.items(),
-            key=lambda item: (not direct(item[0]), -item[1], -days[item[0]], -item[0]),
-        )
+        direct: Collection[int] = scores.keys()
+        if any(weight < 1.0 for weight in weights.values()):
+            own: set[int] = set()  # holding one of the question's own words, or a name
+            for term, weight in weights.items():
+                if weight >= 1.0:
+                    for found, start, end in seen.get(term, ()):
+                        own.update(found.keys[start:end])
+            direct = scores.keys() & own
         out: list[Scored] = []
-        for start in range(0, len(ranked), limit * 2 or 1):
-            part = ranked[start : start + limit * 2]
-            opened = self.open(k for k, _ in part)
-            for key, score in part:
-                doc = opened.get(key)
-                if doc is not None:
-                    out.append(Scored(doc, score, coverage_of(key), direct(key)))
-            if len(out) >= limit or not part:
-                break
+        for group, said in ((direct, True), (scores.keys() - direct, False)):
+            for part in best_first(group, scores, day_of, limit or 1, lift, 1 + RECENCY):
+                opened = self.open(key for key, _ in part)  # only as many as are asked for
+                for key, score in part:
+                    doc = opened.get(key)
+                    if doc is not None:
+                        out.append(Scored(doc, score, coverage_of(key), said))
+                if len(out) >= limit:
+                    return out[:limit]
         return out[:limit]
 
     def in_span(

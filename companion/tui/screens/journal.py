@@ -200,12 +200,12 @@ class JournalScreen(DataScreen):
         if not self.is_attached or self.query_one("#search", Input).value.strip() != query:
             return
         entries = self.query_one("#entries", OptionList)
-        if more and self.listed == query:
+        adding = more and self.listed == query
+        if adding:
             if entries.option_count and entries.get_option_at_index(-1).id == MORE:
                 entries.remove_option(MORE)
             hits_new = hits[self.shown : limit]
         else:
-            entries.clear_options()
             self.shown = 0
             hits_new = hits[:limit]
         room = headline_room(self.app.size.width)
@@ -217,7 +217,10 @@ class JournalScreen(DataScreen):
             options.append(Option("… more matches", id=MORE))
         if not hits:
             options = [Option("No matching entries.", disabled=True)]
-        entries.add_options(options)
+        if adding:
+            entries.add_options(options)
+        else:  # in one step (emptied first, the list also hid its scrollbar and showed it again)
+            entries.set_options(options)
         self.shown += len(hits_new)
         self.listed = query
 
