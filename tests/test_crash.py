@@ -169,3 +169,62 @@ def test_the_integrity_upgrade_killed_at_random_points(created, passfile, tmp_pa
             assert report.counts["journal_entry"] == 1500
             assert vault.index.ready()  # an index build cut short is done again
     assert 5 in seen and seen - {5}, "the kills should land both before and after the upgrade"
+
+
+def test_a_crash_in_the_middle_of_a_checkpoint_is_not_called_damage(created, tmp_path) -> None:
+    """SQLite copies the WAL into the file in page order, page 1 (which holds the new size)
+    first. Killed right after it, the file is shorter than its header says while the WAL
+    still holds every page; the next open copies them again. That vault opens, whole (it was
+    refused as "truncated", offering an older backup in place of the newest writes)."""
+    import shutil
+    from pathlib import Path
+
+    from companion.paths import VaultPaths
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        ids = [journal.add(vault, f"entry {i} " + "words " * 600).id for i in range(40)]
+        crashed = tmp_path / "crashed"
+        shutil.copytree(paths.root, crashed)  # the WAL is not checkpointed yet
+    db, wal = crashed / paths.db.name, crashed / f"{paths.db.name}-wal"
+    Path(f"{db}-shm").unlink(missing_ok=True)
+    data = wal.read_bytes()
+    page_size = int.from_bytes(data[8:12], "big")
+    page_one = None
+    for start in range(32, len(data) - 24 - page_size + 1, 24 + page_size):
+        if int.from_bytes(data[start : start + 4], "big") == 1:
+            page_one = data[start + 24 : start + 24 + page_size]
+    assert page_one is not None
+    with db.open("r+b") as handle:  # the checkpoint's first write, and nothing after it
+        handle.write(page_one)
+    pages = int.from_bytes(page_one[28:32], "big")
+    assert db.stat().st_size < pages * page_size  # what the "truncated" check saw
+
+    with Vault.unlock(VaultPaths(crashed), PASSPHRASE, daily_backup=False) as vault:
+        assert [journal.get(vault, i).text[:9] for i in ids[-2:]] == ["entry 38 ", "entry 39 "]
+        assert verify(vault).clean
+
+
+def test_a_file_cut_short_beside_a_wal_is_still_found_damaged(created, tmp_path) -> None:
+    """The other side of the rule above: pages that neither the file nor the WAL holds are
+    reported, never read as empty."""
+    import shutil
+
+    from companion.errors import VaultDamaged
+    from companion.paths import VaultPaths
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        for i in range(200):
+            journal.add(vault, f"entry {i} " + "words " * 100)
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        journal.add(vault, "one more, in the WAL")
+        cut = tmp_path / "cut"
+        shutil.copytree(paths.root, cut)
+    db = cut / paths.db.name
+    db.write_bytes(db.read_bytes()[: db.stat().st_size // 2])
+    with (
+        pytest.raises(VaultDamaged),
+        Vault.unlock(VaultPaths(cut), PASSPHRASE, daily_backup=False) as vault,
+    ):
+        verify(vault)
