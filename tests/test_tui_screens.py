@@ -898,8 +898,8 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
         await settle(pilot)
         await pilot.press("f4")
         await settle(pilot)
-        note = app.screen.query_one("#note")
-        note.insert("\nnot saved yet", location=note.document.end)
+        app.screen.query_one("#note").focus()
+        await pilot.press("enter", *"not saved yet")  # added after the saved words
         await app.lock()
         await settle(pilot)
         await unlock(pilot, PASSPHRASE)

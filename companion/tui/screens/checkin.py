@@ -167,7 +167,9 @@ class CheckInScreen(DataScreen):
 
     def set_field(self, name: str, text: str) -> None:
         if name == NOTE:
-            self.query_one(f"#{NOTE}", Editor).text = text
+            note = self.query_one(f"#{NOTE}", Editor)
+            note.text = text
+            note.move_cursor(note.document.end)  # more words go after those already there
         else:
             self.query_one(f"#{name}", Input).value = text
 
