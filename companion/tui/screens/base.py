@@ -54,7 +54,7 @@ class DataScreen(CompanionScreen[None]):
         self._shown = False
         self._generation = -1
         self._prefill_on_mount = False
-        self._notices: list[tuple[str, SeverityLevel]] = []
+        self._when_shown: list[Callable[[], None]] = []
 
     @property
     def unlocked(self) -> Unlocked:
@@ -80,17 +80,22 @@ class DataScreen(CompanionScreen[None]):
         # Screens may be composed ahead of time (see CompanionApp.prewarm) while inactive.
         if self.companion.unlocked is not None and self.companion.current_mode == self.MODE:
             self.load()
-            notices, self._notices = self._notices, []
-            for message, severity in notices:
-                self.notify(message, severity=severity, markup=False)
+            steps, self._when_shown = self._when_shown, []
+            for step in steps:
+                step()
+
+    def when_shown(self, step: Callable[[], None]) -> None:
+        """Run ``step`` now if this screen is shown, else at its next visit: a screen loaded
+        ahead of the visit (a draft found while Today was shown) must not speak or open a
+        dialog over another screen."""
+        if self.is_current:
+            step()
+        else:
+            self._when_shown.append(step)
 
     def notice(self, message: str, severity: SeverityLevel = "information") -> None:
-        """A toast about this screen when it shows: a screen loaded ahead of the visit (a
-        restored draft found while Today was shown) keeps it until the visit."""
-        if self.is_current:
-            self.notify(message, severity=severity, markup=False)
-        else:
-            self._notices.append((message, severity))
+        """A toast about this screen, when it shows."""
+        self.when_shown(lambda: self.notify(message, severity=severity, markup=False))
 
     def prefill(self) -> None:
         """Load ahead of the visit (the app prewarms screens); a screen not composed yet

@@ -156,8 +156,6 @@ class MemoryScreen(DataScreen):
         self.editing: tuple[PromptScreen | PairPromptScreen, int | None, str] | None = None
         """The add or edit dialog open on this screen: the dialog, the fact (None: a new
         one) and the text it opened with."""
-        self.unfinished: dict[str, Any] | None = None
-        """A fact left unsaved at the last lock, for its dialog to open with."""
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="memory"):
@@ -251,14 +249,12 @@ class MemoryScreen(DataScreen):
             drafts.save(self.vault, "memory", text, fact_id=fact_id, category=category)
 
     def first_show(self) -> None:
-        self.unfinished = drafts.load(self.vault, "memory")
+        draft = drafts.load(self.vault, "memory")
+        if draft:
+            self.when_shown(lambda: self.reopen(draft))
 
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        draft, self.unfinished = self.unfinished, None
-        if draft is None or not self.is_current:
-            self.unfinished = draft  # shown when the screen is
-            return
+    def reopen(self, draft: dict[str, Any]) -> None:
+        """The dialog left open at the last lock, with the words typed in it."""
         text, fact_id = str(draft.get("text", "")), draft.get("fact_id")
         live = {f.id for f in store.live_facts(self.vault)}
         if isinstance(fact_id, int) and fact_id in live:

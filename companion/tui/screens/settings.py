@@ -79,8 +79,6 @@ class SettingsScreen(DataScreen):
         """The form as last loaded from the vault, to tell what is typed but not saved."""
         self.prompt_editor: tuple[EditorScreen, str] | None = None
         """The extraction prompt's editor while open, and the text it opened with."""
-        self.unfinished_prompt: str | None = None
-        """The prompt's text left unsaved at the last lock, for the editor to open with."""
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
@@ -135,7 +133,10 @@ class SettingsScreen(DataScreen):
 
     def first_show(self) -> None:
         prompt = drafts.load(self.vault, "settings-prompt")
-        self.unfinished_prompt = str(prompt.get("text", "")) if prompt else None
+        if prompt:
+            text = str(prompt.get("text", ""))
+            self.when_shown(lambda: self.edit_prompt(text))
+            self.notice("Restored the extraction prompt you had not saved.")
         draft = drafts.load(self.vault, "settings")
         if not draft:
             return
@@ -152,15 +153,6 @@ class SettingsScreen(DataScreen):
             elif name in SELECTS and value in offered[name]:  # a choice a later version dropped
                 self.query_one(f"#{name}", Select).value = str(value)
         self.notice("Restored the settings you had not saved (Ctrl+S saves).")
-
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
-        text, self.unfinished_prompt = self.unfinished_prompt, None
-        if text is not None and self.is_current:
-            self.edit_prompt(text)
-            self.notice("Restored the extraction prompt you had not saved.")
-        else:
-            self.unfinished_prompt = text  # shown when the screen is
 
     def stash(self) -> None:
         """On lock or quit, unsaved changes are kept as an encrypted draft."""
