@@ -95,7 +95,7 @@ async def forget_fact(pilot: Pilot) -> None:
 
 async def recovery_key(pilot: Pilot) -> None:
     """Shown once, when the vault is made (a made-up key: the demo's is not on screen)."""
-    from companion.tui.screens.modals import RecoveryKeyScreen
+    from companion.tui.screens.access import RecoveryKeyScreen
 
     pilot.app.push_screen(RecoveryKeyScreen("WXYZ-2345-ABCD-6789-EFGH-JKLM-NPQR-STUV"))
     await settle(pilot)

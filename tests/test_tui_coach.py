@@ -4,7 +4,7 @@ crisis language brings up SOS at once (chat, journal, check-in note)."""
 from __future__ import annotations
 
 from companion.activity import chat
-from companion.tui.screens.modals import SosScreen
+from companion.tui.screens.help import SosScreen
 from tests.conftest import PASSPHRASE
 from tests.fake_llm import status, text
 from tests.tui_helpers import drive, screen_text, settle, unlock

@@ -631,7 +631,7 @@ def test_a_focused_list_has_a_row_to_open(created) -> None:
 
 
 def test_help_lists_the_keys_of_the_screen_it_was_opened_on(created) -> None:
-    from companion.tui.screens.modals import HelpScreen
+    from companion.tui.screens.help import HelpScreen
 
     paths, _ = created
 

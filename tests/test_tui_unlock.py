@@ -14,7 +14,8 @@ import termios
 import time
 from pathlib import Path
 
-from companion.tui.screens.modals import ForgotScreen, RecoveryKeyScreen, SosScreen
+from companion.tui.screens.access import ForgotScreen, RecoveryKeyScreen
+from companion.tui.screens.help import SosScreen
 from companion.tui.screens.today import TodayScreen
 from companion.tui.screens.unlock import UnlockScreen
 from companion.vault import Vault

@@ -352,7 +352,7 @@ class CompanionApp(App[None]):
         )
 
     def action_change_passphrase(self) -> None:
-        from companion.tui.screens.modals import PassphraseScreen
+        from companion.tui.screens.access import PassphraseScreen
         from companion.usecases import keys
 
         vault = self.vault
@@ -439,7 +439,7 @@ class CompanionApp(App[None]):
         self.push_screen(ImportScreen(), done)
 
     def action_help(self) -> None:
-        from companion.tui.screens.modals import HelpScreen
+        from companion.tui.screens.help import HelpScreen
 
         screen = self.screen
         keys: list[tuple[str, str]] = []
@@ -458,7 +458,7 @@ class CompanionApp(App[None]):
     def action_sos(self, danger: Danger | None = None) -> None:
         """Where to turn: one key from every screen, locked or not; ``danger`` when what
         was just written raised it."""
-        from companion.tui.screens.modals import SosScreen
+        from companion.tui.screens.help import SosScreen
 
         if not isinstance(self.screen, SosScreen):
             self.push_screen(SosScreen(danger))

@@ -299,7 +299,7 @@ class UnlockScreen(CompanionScreen[None]):
         self.post_message(self.Opened(vault))
 
     def created(self, vault: Vault, recovery: str) -> None:
-        from companion.tui.screens.modals import RecoveryKeyScreen
+        from companion.tui.screens.access import RecoveryKeyScreen
 
         self.busy(False)
         self.creating = False
@@ -309,7 +309,7 @@ class UnlockScreen(CompanionScreen[None]):
     def action_forgot(self) -> None:
         if self.creating:
             return
-        from companion.tui.screens.modals import ForgotScreen
+        from companion.tui.screens.access import ForgotScreen
 
         def reset(result: tuple[str, str] | None) -> None:
             if result:
