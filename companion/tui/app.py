@@ -22,8 +22,8 @@ from textual.screen import Screen
 
 from companion import clock
 from companion import config as app_config
-from companion.errors import CompanionError
 from companion.paths import VaultPaths
+from companion.tui import commands
 from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
 
@@ -304,73 +304,6 @@ class CompanionApp(App[None]):
         if vault is not None and not backup.has_backup_for_today(vault.paths):
             vault.backup("daily")
 
-    @work(thread=True, exclusive=True, group="backup")
-    def backup_now(self) -> None:
-        """Palette: "Back up now"."""
-        vault = self.vault
-        if vault is None:
-            return
-        try:
-            written = vault.backup("manual")
-        except CompanionError as err:
-            self.call_from_thread(self.notify, str(err), severity="error")
-            return
-        self.call_from_thread(self.notify, f"Backup written: {written.name}")
-
-    def action_export(self) -> None:
-        """Palette: "Export everything", to a file named by the person (format by suffix)."""
-        from companion.tui.screens.modals import PromptScreen
-
-        default = Path.home() / f"companion-export-{clock.today().isoformat()}.md"
-
-        def chosen(where: str | None) -> None:
-            if where and where.strip():
-                self.export_to(Path(where.strip()).expanduser())
-
-        self.push_screen(
-            PromptScreen(
-                "Export everything (.md, .json, .csv; plain text: keep it private)",
-                str(default),
-            ),
-            chosen,
-        )
-
-    @work(thread=True, exclusive=True, group="export")
-    def export_to(self, path: Path) -> None:
-        from companion.usecases import export
-
-        vault = self.vault
-        if vault is None:
-            return
-        try:
-            fmt = export.write(vault, path)
-        except (CompanionError, OSError) as err:
-            self.call_from_thread(self.notify, f"Nothing exported: {err}", severity="error")
-            return
-        self.call_from_thread(
-            self.notify, f"Wrote {path} ({fmt}). It is plain text: delete it when done."
-        )
-
-    def action_change_passphrase(self) -> None:
-        from companion.tui.screens.access import PassphraseScreen
-        from companion.usecases import keys
-
-        vault = self.vault
-        if vault is None:
-            return
-
-        def changed(done: bool | None) -> None:
-            if done:
-                self.notify(
-                    "Passphrase changed. Your recovery key still works; backups made before "
-                    "now open with the old passphrase."
-                )
-
-        self.push_screen(
-            PassphraseScreen(lambda current, new: keys.change_passphrase(vault, current, new)),
-            changed,
-        )
-
     async def stash_drafts(self) -> None:
         for screen in list(self.data_screens()):
             screen.stash()
@@ -426,17 +359,8 @@ class CompanionApp(App[None]):
             await self.switch_mode(previous)
 
     def action_import(self) -> None:
-        if self.vault is None:
-            return
-        from companion.tui.screens.base import DataScreen
-        from companion.tui.screens.importer import ImportScreen
-
-        def done(_: object) -> None:
-            screen = self.screen
-            if isinstance(screen, DataScreen):
-                screen.refresh_data()
-
-        self.push_screen(ImportScreen(), done)
+        """Settings' import button (and the palette)."""
+        commands.import_history(self)
 
     def action_help(self) -> None:
         from companion.tui.screens.help import HelpScreen
@@ -465,39 +389,7 @@ class CompanionApp(App[None]):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        yield SystemCommand("SOS", "Crisis lines and your coping plan", self.action_sos)
-        yield SystemCommand("Help", "Keys and how things work", self.action_help)
-        if self.vault is None:
-            return
-        for d in NAV:
-            yield SystemCommand(
-                d.title,
-                f"Go to {d.title} ({d.key.upper()})",
-                lambda m=d.mode: self.run_action(f"go('{m}')"),
-            )
-        yield SystemCommand("Lock", "Lock the vault now (Ctrl+L)", self.action_lock)
-        yield SystemCommand(
-            "Import history", "From jrnl, Day One or a Markdown folder", self.action_import
-        )
-        yield SystemCommand("Back up now", "An encrypted copy of the vault", self.backup_now)
-        yield SystemCommand(
-            "Export everything", "Your writing and memory as a plain-text file", self.action_export
-        )
-        yield SystemCommand(
-            "Change passphrase", "Asks for the current one first", self.action_change_passphrase
-        )
-        for binding in getattr(screen, "BINDINGS", []):
-            if (
-                isinstance(binding, Binding)
-                and binding.description
-                and binding.id
-                and binding.action != "app.back"
-            ):
-                yield SystemCommand(
-                    binding.description,
-                    binding.tooltip or f"{binding.key}",
-                    lambda b=binding, s=screen: s.run_action(b.action),
-                )
+        yield from commands.system_commands(self, screen)
 
     def _fatal_error(self) -> None:
         """Replace Textual's crash report, which prints local variables (user text among
