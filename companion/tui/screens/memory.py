@@ -13,11 +13,16 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from companion import clock
 from companion.activity import drafts
 from companion.errors import CompanionError
 from companion.memory import forgetting, fresh_start, pending, runs, store, summaries
 from companion.tui.screens.base import DataScreen
+from companion.tui.screens.memory_text import (
+    extraction_status,
+    history_lines,
+    memory_markdown,
+    shown,
+)
 from companion.tui.screens.modals import (
     ConfirmScreen,
     PairPromptScreen,
@@ -25,66 +30,8 @@ from companion.tui.screens.modals import (
     TextScreen,
     TypedConfirmScreen,
 )
-from companion.tui.text import literal, to_you, visible
+from companion.tui.text import literal, visible
 from companion.tui.widgets.picklist import PickList
-from companion.vault import Vault
-
-
-def extraction_status(vault: Vault) -> str:
-    latest = runs.latest_run(vault)
-    if latest is None:
-        return "Extraction: never run yet."
-    row, details = latest
-    if row.status == "running":
-        step = details.get("progress")
-        return f"Extraction: running{f' ({step})' if step else ''}…"
-    when = clock.parse_stamp(row.finished_at or row.started_at).strftime("%Y-%m-%d %H:%M")
-    if row.status == "failed":
-        reason = details.get("reason", "unknown reason")
-        from companion.memory import extraction
-
-        again = extraction.next_try()
-        later = (
-            f"It tries again after {again:%H:%M}"
-            if again and again > clock.now()
-            else "It tries again"
-        )
-        return f"Memory update failed {when}: {reason} {later} at an unlock; r tries now."
-    return f"Extraction: last run {when}. {details.get('summary', '')}".strip()
-
-
-def memory_markdown(content: dict[str, Any], day: str) -> str:
-    parts = [f"### Daily memory, {day}"]
-    for key, title in (
-        ("conversation_summary", "Conversations"),
-        ("journal_summary", "Journal"),
-        ("checkin_summary", "Check-ins"),
-        ("emotional_state", "Emotional state"),
-    ):
-        if content.get(key):
-            parts.append(f"#### {title}\n\n{visible(str(content[key]))}")
-    for key, title in (("follow_ups", "Follow-ups"), ("notable_patterns", "Patterns")):
-        items = content.get(key) or []
-        if isinstance(items, list) and items:
-            lines = "\n".join(f"- {visible(str(item))}" for item in items)
-            parts.append(f"#### {title}\n\n{lines}")
-    return "\n\n".join(parts)
-
-
-def shown(fact: store.FactView) -> str:
-    """A fact as the panel says it: to you ("Your sponsor is Dana"), except the words you
-    wrote yourself, which stay as you wrote them."""
-    return fact.text if fact.locked else to_you(fact.text)
-
-
-def history_lines(versions: list[store.FactView]) -> list[str]:
-    """The fact's versions, newest first: "was -> now"."""
-    lines = []
-    for view in versions:
-        until = f" until {view.valid_until:%Y-%m-%d}" if view.valid_until else " (now)"
-        source = store.SOURCE_LABELS.get(view.source, view.source)
-        lines.append(f"{view.created_at:%Y-%m-%d}{until}: {shown(view)} ({source})")
-    return lines
 
 
 class MemoryScreen(DataScreen):
