@@ -9,7 +9,7 @@ The request is built exactly as extraction does (``extraction.request`` over
 activity, within their token share, and the open follow-ups). Tokens are estimated by
 Companion's own budgeting rule, 1 token ~ 4 characters (``companion.llm.tokens.estimate``).
 No model is called: the answer is a realistic ``record_memory`` output built here for each
-chunk, in the current shape, and checked with ``schema.validate``.
+chunk, in the current shape, and checked with ``validation.validate``.
 
 The facts are varied sentences about one person (people, places, work, health, recovery,
 habits, preferences), because the ranking that picks them works on real words; the day's
@@ -33,7 +33,7 @@ from companion import clock
 from companion.activity import chat, checkins, journal
 from companion.llm import pricing
 from companion.llm.tokens import estimate
-from companion.memory import extraction, followups, gather, schema, store
+from companion.memory import extraction, followups, gather, schema, store, validation
 from companion.paths import VaultPaths
 from companion.vault import Vault
 
@@ -755,9 +755,9 @@ def answer_for(part: gather.Chunk, document: dict[str, Any], first: bool) -> dic
 
 
 def checked(answer: dict[str, Any], part: gather.Chunk, document: dict[str, Any]) -> None:
-    """The answer must pass schema.validate whole, cite only the person's words in this chunk,
+    """The answer must pass validation.validate whole, cite only the person's words in this chunk,
     and change only facts and follow-ups that were sent."""
-    output = schema.validate(answer)
+    output = validation.validate(answer)
     assert not output.dropped, output.dropped
     data = output.data
     cited = [

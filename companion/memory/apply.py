@@ -13,7 +13,8 @@ from companion.memory import followups, likeness, pending, store, summaries, urg
 from companion.memory.gather import Chunk
 from companion.memory.pending import CONFIRM_FIELDS
 from companion.memory.revise import Counts, Revision
-from companion.memory.schema import Answer, Output, ProfileUpdate
+from companion.memory.schema import Answer, ProfileUpdate
+from companion.memory.validation import Output
 from companion.vault import Vault
 
 SIZE_CAP = 50 * 1024

@@ -18,7 +18,8 @@ from companion.llm import Gateway, Request, prompts
 from companion.memory import gather, runs, summaries
 from companion.memory.apply import apply_chunk
 from companion.memory.revise import Counts
-from companion.memory.schema import TOOL, Answer, InvalidOutput, Output, validate
+from companion.memory.schema import TOOL, Answer
+from companion.memory.validation import InvalidOutput, Output, validate
 from companion.vault import Vault, settings
 
 MAX_TOKENS = 4096
