@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
@@ -80,6 +81,8 @@ TERMS = {
     "surgery": ["operation", "knee", "injury", "hospital"],
     "print shop": ["job", "work", "employment", "shift"],
     "Kroger": ["job", "work", "nights"],
+    "car payment": ["car", "loan", "payment", "refinance", "money", "bills"],
+    "Biscuit": ["dog", "pet", "vet", "hip", "painkillers"],
 }
 
 
@@ -203,10 +206,32 @@ def build_history(
     questions.append(Question("abstention", "Did I ever mention a cousin called Bartholomew?",
                               [], [], abstain=True))  # fmt: skip
 
+    _plant_later(vault, at, also)
+
     # The cues every section must keep.
     checkins.record(vault, today - timedelta(days=1), mood=3, sober=False, note="used after work")
     followups.add(vault, "Call Dan about the Saturday meeting", due=today)
     return questions
+
+
+def _plant_later(vault: Vault, at: Any, also: Any) -> None:
+    """Gold added on 2026-11-24 with the held-out set TEST2, written after the other gold so
+    the history before it (and the figures of the older sets) stays the same."""
+    today = TODAY.date()
+    old = store.add_fact(vault, "Car payment is 310 dollars a month", "other",
+                         **also("car payment"))  # fmt: skip
+    new = store.edit_fact(vault, old, "Car payment dropped to 265 dollars a month after "
+                          "refinancing with the credit union")  # fmt: skip
+    if also("car payment"):
+        store.set_details(vault, store.get_fact(vault, new), **also("car payment"))  # type: ignore[arg-type]
+    store.add_fact(vault, "Biscuit, the dog, has a bad back hip; the vet put him on pain pills",
+                   "other", **also("Biscuit"))  # fmt: skip
+    journal.add(vault, "Eli swapped shifts with me so I could make it to Rosa's birthday "
+                "dinner. She cried a little when I walked in.",
+                when=at(today - timedelta(days=50)))  # fmt: skip
+    journal.add(vault, "Signed up for the welding class at the community college. First "
+                "session is January 12, kind of nervous.",
+                when=at(today - timedelta(days=33)))  # fmt: skip
 
 
 CUES = ["relapse on", "Call Dan about the Saturday meeting"]
@@ -278,7 +303,41 @@ TEST = [
 ]  # fmt: skip
 
 
-def run(fact_count: int, seed: int, terms: bool = False) -> None:
+# Written on 2026-11-24 (evening) before the retrieval changes of that evening, without
+# looking at how retrieval does on them; run once on the code before and once after. Part
+# asks for the older gold in new words, part for gold planted with it (_plant_later).
+TEST2 = [
+    Question("single-session", "which doctor is pulling my tooth?", ["Dr. Okafor"], []),
+    Question("temporal", "what did we talk about earlier this week?", ["Dr. Okafor"], []),
+    Question("multi-session", "did Luis end up finding someone for the Honda?",
+             ["blue Honda", "found a buyer"], []),
+    Question("temporal", "when was the last time I went swimming?", ["first time swimming"],
+             []),
+    Question("knowledge update", "what shift am I working these days?",
+             ["Northside print shop"], ["Kroger", "Walton"]),
+    Question("knowledge update", "what am I paying for the car each month now?",
+             ["265 dollars"], ["310 dollars"]),
+    Question("alias", "what did I borrow from my sister?", ["400 dollars"], []),
+    Question("multi-hop", "how is Dan's wife recovering?", ["knee surgery"], []),
+    Question("single-session", "how much is my rent going up?", ["Pruitt"], []),
+    Question("single-session", "what do I take every morning?", ["sertraline"], []),
+    Question("temporal", "which meeting did I get my chip at?", ["Dan hugged me"], []),
+    Question("paraphrase", "have I been awake half the night recently?",
+             ["Lay awake until four"], []),
+    Question("single-session", "what did the vet say about my dog?", ["Biscuit"], []),
+    Question("multi-hop", "who covered my shift so I could go to mom's birthday?",
+             ["swapped shifts"], []),
+    Question("temporal", "did I sign up for any classes in October?", ["welding class"], []),
+    Question("abstention", "what did I tell you about my cat?", [], [], abstain=True),
+    Question("abstention", "what did my lawyer say about custody?", [], [], abstain=True),
+    Question("abstention", "how did the concert go last weekend?", [], [], abstain=True),
+]  # fmt: skip
+
+SETS = {"tuning": "tuning set", "test": "test set (tuned on since 2026-11-24)",
+        "test2": "held-out set TEST2"}  # fmt: skip
+
+
+def run(fact_count: int, seed: int, terms: bool = False, only: list[str] | None = None) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         paths = VaultPaths(Path(tmp) / "vault")
@@ -292,11 +351,10 @@ def run(fact_count: int, seed: int, terms: bool = False) -> None:
             print(f"Memory benchmark: {fact_count} facts, seed {seed}, search terms "
                   f"{'on' if terms else 'off'}, history written in "
                   f"{built_s:.1f} s, {len(questions)} questions")  # fmt: skip
-            sets = (
-                ("tuning set", questions + TUNED + TUNED_LATER),
-                ("test set (never tuned on)", TEST),
-            )
-            for name, asked in sets:
+            asked_by = {"tuning": questions + TUNED + TUNED_LATER, "test": TEST,
+                        "test2": TEST2}  # fmt: skip
+            for key in only or list(SETS):
+                name, asked = SETS[key], asked_by[key]
                 for budget in (CLAUDE_BUDGET, LOCAL_BUDGET):
                     report(vault, asked, budget, name)
         finally:
@@ -340,8 +398,13 @@ def main() -> None:
         action="store_true",
         help="the planted items carry the search terms extraction writes (paraphrase: after)",
     )
+    parser.add_argument(
+        "--sets",
+        default="tuning,test,test2",
+        help="comma-separated sets to ask: tuning, test, test2 (held out: run it rarely)",
+    )
     args = parser.parse_args()
-    run(args.facts, args.seed, args.search_terms)
+    run(args.facts, args.seed, args.search_terms, args.sets.split(","))
 
 
 if __name__ == "__main__":
