@@ -36,8 +36,19 @@ ASKING = frozenset(
     for w in "remember recall talk talked talking discuss discussed chat chatted say said "
     "saying write wrote written mention mentioned tell told ever last time thing things "
     "anything something know think remind happen happened happening going go new lately "
-    "recently still everyone everything doing up okay ok".split()
+    "recently still everyone everything doing up okay ok "
+    # the frame of a question, whatever it is about ("the name of", "at the moment")
+    "name names moment currently nowadays anymore yet already news latest update updates "
+    "status situation story deal stuff kind sort whole exactly much many".split()
 )
+LIGHT = frozenset(
+    words.stem(w)
+    for w in "want wanted need needed see saw seen look looked pick picked take took make made "
+    "give gave put come came keep kept try tried bring brought find found ask asked let wish "
+    "wished".split()
+)
+"""Words that rank but name no topic: a question is answered only when its best match holds a
+word that does. "The tattoo I wanted" is not answered with "Rosa wants to go to the lake"."""
 KIND_LABELS = {
     "daily": "daily memory",
     "summary": "session",
@@ -163,12 +174,13 @@ def relevant(
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts)
+        facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts, LIGHT)
         keep_history = history if when is None or dated else allowed
         history_ranked = index.relevant(
-            weights, keep_history, limit, today, HISTORY_KINDS, concepts
+            weights, keep_history, limit, today, HISTORY_KINDS, concepts, LIGHT
         )
-        best = max(facts_ranked + history_ranked, key=lambda s: s.coverage, default=None)
+        topical = [s for s in facts_ranked + history_ranked if s.topical]
+        best = max(topical, key=lambda s: s.coverage, default=None)
         asking = found.recall or "?" in message
         if best is not None and (best.coverage >= WEAK or not asking):
             # The user's own words first, then words that only mean the same; what happened

@@ -30,6 +30,7 @@ SCAN_LIMIT = 600
 much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
+LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
 Doc = Document
 
@@ -40,6 +41,7 @@ class Scored:
     score: float
     coverage: float = 1.0  # the share of the question's weight this document holds
     direct: bool = True  # it holds one of the question's own words (or a name it points at)
+    topical: bool = True  # it holds a word that names a topic (not only "want", "see")
 
 
 def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
@@ -267,13 +269,17 @@ class Index:
         today: date | None = None,
         kinds: Collection[str] | None = None,
         concepts: list[dict[str, float]] | None = None,
+        light: Collection[str] = (),
     ) -> list[Scored]:
         """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
         by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
         share of the question's weight it holds. ``concepts`` has one entry per word of the
         question: the terms that say it, the word's own first, each with the credit it earns
         (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
-        the word's own rarity (a word no document holds counts as the rarest)."""
+        the word's own rarity (a word no document holds counts as the rarest: it is most often
+        the thing never mentioned, "my grandmother's house"; recall drops the words that only
+        frame a question, "the name of"). ``light`` words ("want", "see") count for less and
+        name no topic: ``topical`` says whether a document holds a word that does."""
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
         days: dict[int, int] = {}  # read only for the few that need it, but for a date
@@ -293,7 +299,11 @@ class Index:
         if concepts is None:
             concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
-        rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
+        topics = [next(iter(c)) not in light for c in concepts]
+        rarity = [
+            self._idf(self._df(next(iter(c))), n) * (1.0 if topic else LIGHT_SHARE)
+            for c, topic in zip(concepts, topics)  # noqa: B905
+        ]
         whole = sum(rarity) or 1.0
 
         def holds(key: int, term: str) -> bool:
@@ -308,16 +318,17 @@ class Index:
 
         asked = {t for c in concepts for t in c if t in seen}
 
-        def coverage_of(key: int) -> float:  # asked only of the documents returned
+        def coverage_of(key: int) -> tuple[float, bool]:  # only of the documents returned
             there = {t for t in asked if holds(key, t)}
-            got = 0.0
-            for r, concept in zip(rarity, concepts):  # noqa: B905
+            got, topical = 0.0, False
+            for r, concept, topic in zip(rarity, concepts, topics):  # noqa: B905
                 best = 0.0  # the best credit among the word's terms this document holds
                 for term, credit in concept.items():
                     if credit > best and term in there:
                         best = credit
                 got += r * best
-            return min(1.0, got / whole)
+                topical = topical or (topic and best > 0)
+            return min(1.0, got / whole), topical
 
         # A document with only words that mean the same comes after every one with the
         # question's own words: "rent" said finds "rent" written before "apartment".
@@ -336,7 +347,8 @@ class Index:
                 for key, score in part:
                     doc = opened.get(key)
                     if doc is not None:
-                        out.append(Scored(doc, score, coverage_of(key), said))
+                        coverage, topical = coverage_of(key)
+                        out.append(Scored(doc, score, coverage, said, topical))
                 if len(out) >= limit:
                     return out[:limit]
         return out[:limit]
