@@ -10,6 +10,7 @@ budget (context.py). Off-the-record chats and the current session never come bac
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
 from itertools import zip_longest
@@ -65,6 +66,10 @@ RELATED_WEIGHT = 0.5
 EXPAND_UP_TO = 12
 
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
+ALIKE = 0.6
+"""Two lines whose other words overlap this much (of the shorter's) say the same thing."""
+SNIPPET = 200
+SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 
 
 @dataclass(frozen=True)
@@ -174,10 +179,12 @@ def relevant(
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts, LIGHT)
+        facts_ranked = index.relevant(
+            weights, allowed, limit, today, ("fact",), concepts, LIGHT, distinct=True
+        )
         keep_history = history if when is None or dated else allowed
         history_ranked = index.relevant(
-            weights, keep_history, limit, today, HISTORY_KINDS, concepts, LIGHT
+            weights, keep_history, limit, today, HISTORY_KINDS, concepts, LIGHT, distinct=True
         )
         topical = [s for s in facts_ranked + history_ranked if s.topical]
         best = max(topical, key=lambda s: s.coverage, default=None)
@@ -195,7 +202,7 @@ def relevant(
         elif dated and not history_ranked:  # that day, though none of its words matched
             ranked = dated
     told: set[int] = set()
-    for doc in ranked:
+    for doc in _varied(ranked, weights.keys()):
         if len(found.memories) >= limit:
             break
         if doc.kind == "fact":
@@ -205,9 +212,53 @@ def relevant(
                 day = fact.created_at.astimezone().date()
                 found.memories.append(Memory(day, "fact", fact.text, fact.id))
         else:
-            text = " ".join(doc.text.split())[:240]
+            text = _snippet(doc.text, weights)
             found.memories.append(Memory(doc.day, KIND_LABELS[doc.kind], text))
     return found
+
+
+def _content(text: str, asked: Collection[str]) -> set[str]:
+    """The terms of ``text`` other than those asked for: what a line says besides the match."""
+    return {t for t in words.terms(text) if t not in asked}
+
+
+def _varied(ranked: list[Doc], asked: Collection[str]) -> list[Doc]:
+    """``ranked`` with each line that mostly repeats one before it (the same words but those
+    asked for: "Rosa and I had dinner, talked about the car" after "... about my health")
+    moved to the end, so on a small budget the lines shown say different things."""
+    kept: list[Doc] = []
+    later: list[Doc] = []
+    said: list[set[str]] = []
+    for doc in ranked:
+        own = _content(doc.text, asked)
+        if own and any(len(own & other) >= ALIKE * min(len(own), len(other)) for other in said):
+            later.append(doc)
+            continue
+        kept.append(doc)
+        if own:
+            said.append(own)
+    return kept + later
+
+
+def _snippet(text: str, weights: dict[str, float], limit: int = SNIPPET) -> str:
+    """A long entry cut to the sentences that hold most of what was asked (the head when
+    none holds more than another), in their order: on a small budget a line is cut short,
+    and its start is often not the part that matched."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    sentences = SENTENCE.split(flat)
+    held = [sum(weights.get(t, 0.0) for t in set(words.terms(s))) for s in sentences]
+    if len(set(held)) < 2:
+        return flat[:limit]
+    chosen, size = set(), 0
+    for at in sorted(range(len(sentences)), key=lambda i: -held[i]):
+        if held[at] <= 0 or (chosen and size + len(sentences[at]) + 3 > limit):
+            break
+        chosen.add(at)
+        size += len(sentences[at]) + 3
+    parts = [("… " if at and at - 1 not in chosen else "") + sentences[at] for at in sorted(chosen)]
+    return " ".join(parts)[:limit]
 
 
 def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> None:

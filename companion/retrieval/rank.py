@@ -30,6 +30,7 @@ SCAN_LIMIT = 600
 much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
+DISTINCT_READS = 3
 LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
 Doc = Document
@@ -270,6 +271,7 @@ class Index:
         kinds: Collection[str] | None = None,
         concepts: list[dict[str, float]] | None = None,
         light: Collection[str] = (),
+        distinct: bool = False,
     ) -> list[Scored]:
         """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
         by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
@@ -279,7 +281,9 @@ class Index:
         the word's own rarity (a word no document holds counts as the rarest: it is most often
         the thing never mentioned, "my grandmother's house"; recall drops the words that only
         frame a question, "the name of"). ``light`` words ("want", "see") count for less and
-        name no topic: ``topical`` says whether a document holds a word that does."""
+        name no topic: ``topical`` says whether a document holds a word that does. With
+        ``distinct``, the same words once (a fact saved ten times takes one place), reading
+        at most DISTINCT_READS times ``limit`` documents."""
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
         days: dict[int, int] = {}  # read only for the few that need it, but for a date
@@ -341,15 +345,24 @@ class Index:
                         own.update(found.keys[start:end])
             direct = scores.keys() & own
         out: list[Scored] = []
+        told: set[str] = set()
+        read = 0
         for group, said in ((direct, True), (scores.keys() - direct, False)):
             for part in best_first(group, scores, day_of, limit or 1, lift, 1 + RECENCY):
                 opened = self.open(key for key, _ in part)  # only as many as are asked for
+                read += len(part)
                 for key, score in part:
                     doc = opened.get(key)
-                    if doc is not None:
-                        coverage, topical = coverage_of(key)
-                        out.append(Scored(doc, score, coverage, said, topical))
-                if len(out) >= limit:
+                    if doc is None:
+                        continue
+                    if distinct:
+                        same = " ".join(doc.text.lower().split())
+                        if same in told:
+                            continue
+                        told.add(same)
+                    coverage, topical = coverage_of(key)
+                    out.append(Scored(doc, score, coverage, said, topical))
+                if len(out) >= limit or read >= DISTINCT_READS * limit:
                     return out[:limit]
         return out[:limit]
 
