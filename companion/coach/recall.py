@@ -39,8 +39,9 @@ ASKING = frozenset(
     "anything something know think remind happen happened happening going go new lately "
     "recently still everyone everything doing up okay ok "
     # the frame of a question, whatever it is about ("the name of", "at the moment")
-    "name names moment currently nowadays anymore yet already news latest update updates "
-    "status situation story deal stuff kind sort whole exactly much many".split()
+    "name names moment currently nowadays anymore yet already soon right news latest update "
+    "updates status situation story deal stuff kind sort whole exactly much many lot bit "
+    "actually basically anybody anyone somebody someone nobody everybody".split()
 )
 LIGHT = frozenset(
     words.stem(w)
@@ -190,15 +191,15 @@ def relevant(
         best = max(topical, key=lambda s: s.coverage, default=None)
         asking = found.recall or "?" in message
         if best is not None and (best.coverage >= WEAK or not asking):
-            # The user's own words first, then words that only mean the same; what happened
-            # then before what is known when they asked about a time.
-            for said in (True, False):
-                fact_docs = [s.doc for s in facts_ranked if s.direct == said]
-                history_docs = [s.doc for s in history_ranked if s.direct == said]
-                if when is not None and dated:
-                    ranked += _mixed([], history_docs, True) + _mixed(fact_docs, [], False)
-                else:
-                    ranked += _mixed(fact_docs, history_docs, found.recall or when is not None)
+            # Each in the order ranking gave (what holds more of the question first, the
+            # user's own words before words that only mean the same); what happened then
+            # before what is known when they asked about a time.
+            fact_docs = [s.doc for s in facts_ranked]
+            history_docs = [s.doc for s in history_ranked]
+            if when is not None and dated:
+                ranked = _mixed([], history_docs, True) + _mixed(fact_docs, [], False)
+            else:
+                ranked = _mixed(fact_docs, history_docs, found.recall or when is not None)
         elif dated and not history_ranked:  # that day, though none of its words matched
             ranked = dated
     told: set[int] = set()
