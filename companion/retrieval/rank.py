@@ -31,7 +31,7 @@ much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
 UNKNOWN = 0.5
-POOL = 3  # times as many as asked for are ranked by score first, then by what they hold
+POOL = 2  # times as many as asked for are ranked by score first, then by what they hold
 COVERED = 0.25  # a score counts this much more than the share of the question it holds
 LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
@@ -358,7 +358,13 @@ class Index:
         # one with the word itself ("rent" written before "apartment", unless far rarer).
         own = [term for term, weight in weights.items() if weight >= 1.0]
         size = limit or 1
-        pool = next(best_first(scores.keys(), scores, day_of, POOL * size, lift, 1 + RECENCY), [])
+        pool = next(best_first(scores.keys(), scores, day_of, size, lift, 1 + RECENCY), [])
+        # and as many again by score alone (only these are lifted: lifting all that could
+        # reach twice as many was most of the time of a question naming a person)
+        taken = {key for key, _ in pool}
+        for key in heapq.nlargest(size + len(taken), scores.keys(), key=scores.__getitem__):
+            if key not in taken and len(pool) < POOL * size:
+                pool.append((key, scores[key] * lift(day_of(key)) if lift else scores[key]))
         ranked = []
         for key, score in pool:
             coverage, topical = coverage_of(key)
