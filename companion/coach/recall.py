@@ -252,7 +252,8 @@ def _snippet(text: str, weights: dict[str, float], limit: int = SNIPPET) -> str:
     held = [sum(weights.get(t, 0.0) for t in set(words.terms(s))) for s in sentences]
     if len(set(held)) < 2:
         return flat[:limit]
-    chosen, size = set(), 0
+    chosen: set[int] = set()
+    size = 0
     for at in sorted(range(len(sentences)), key=lambda i: -held[i]):
         if held[at] <= 0 or (chosen and size + len(sentences[at]) + 3 > limit):
             break

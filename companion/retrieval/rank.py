@@ -364,7 +364,7 @@ class Index:
         taken = {key for key, _ in pool}
         for key in heapq.nlargest(size + len(taken), scores.keys(), key=scores.__getitem__):
             if key not in taken and len(pool) < POOL * size:
-                pool.append((key, scores[key] * lift(day_of(key)) if lift else scores[key]))
+                pool.append((key, scores[key] * (lift(day_of(key)) if lift is not None else 1.0)))
         ranked = []
         for key, score in pool:
             coverage, topical = coverage_of(key)
