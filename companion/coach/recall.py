@@ -13,7 +13,6 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
-from itertools import zip_longest
 from typing import Any
 
 from companion import clock
@@ -21,7 +20,7 @@ from companion.activity import chat, profile
 from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
 from companion.retrieval.order import Allowed
-from companion.retrieval.rank import Doc, Index
+from companion.retrieval.rank import Doc, Index, Scored
 from companion.vault import Vault, words
 
 RECALL = re.compile(
@@ -68,6 +67,7 @@ EXPAND_UP_TO = 12
 
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
 ALIKE = 0.6
+YIELD = 0.5
 """Two lines whose other words overlap this much (of the shorter's) say the same thing."""
 SNIPPET = 200
 SENTENCE = re.compile(r"(?<=[.!?;])\s+")
@@ -194,12 +194,10 @@ def relevant(
             # Each in the order ranking gave (what holds more of the question first, the
             # user's own words before words that only mean the same); what happened then
             # before what is known when they asked about a time.
-            fact_docs = [s.doc for s in facts_ranked]
-            history_docs = [s.doc for s in history_ranked]
             if when is not None and dated:
-                ranked = _mixed([], history_docs, True) + _mixed(fact_docs, [], False)
+                ranked = _mixed([], history_ranked, True) + _mixed(facts_ranked, [], False)
             else:
-                ranked = _mixed(fact_docs, history_docs, found.recall or when is not None)
+                ranked = _mixed(facts_ranked, history_ranked, found.recall or when is not None)
         elif dated and not history_ranked:  # that day, though none of its words matched
             ranked = dated
     told: set[int] = set()
@@ -273,18 +271,27 @@ def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> Non
     dates.parse("", clock.today())
 
 
-def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:
-    """Facts and history (entries, chats, notes, memories) in turn, each in its own order;
-    the same words once."""
-    first, second = (history, facts) if history_first else (facts, history)
+def _mixed(facts: list[Scored], history: list[Scored], history_first: bool) -> list[Doc]:
+    """Facts and history (entries, chats, notes, memories) in turn, each in its own order, so
+    many similar facts cannot crowd out the day it happened; but a line holding less than
+    half of what the other kind's next line holds of the question gives up its turn ("did
+    Luis sell the Honda?": "Luis found a buyer" before a fact that only says "car"). The same
+    words once."""
+    queues = [list(history), list(facts)] if history_first else [list(facts), list(history)]
     out: list[Doc] = []
     seen: set[str] = set()
-    for pair in zip_longest(first, second):
-        for doc in pair:
-            key = " ".join(doc.text.lower().split()) if doc is not None else ""
-            if doc is not None and key not in seen:
-                seen.add(key)
-                out.append(doc)
+    turn = 0
+    while queues[0] or queues[1]:
+        mine, other = queues[turn], queues[1 - turn]
+        if not mine or (other and mine[0].coverage < YIELD * other[0].coverage):
+            mine, other = other, mine
+        else:
+            turn = 1 - turn
+        found = mine.pop(0)
+        key = " ".join(found.doc.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(found.doc)
     return out
 
 
