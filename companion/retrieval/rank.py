@@ -362,8 +362,11 @@ class Index:
         # and as many again by score alone (only these are lifted: lifting all that could
         # reach twice as many was most of the time of a question naming a person)
         taken = {key for key, _ in pool}
-        for key in heapq.nlargest(size + len(taken), scores.keys(), key=scores.__getitem__):
-            if key not in taken and len(pool) < POOL * size:
+        if len(scores) > len(taken):
+            edge = heapq.nlargest(size + len(taken), scores.values())[-1]
+            more = [k for k, v in scores.items() if v >= edge and k not in taken]
+            more.sort(key=scores.__getitem__, reverse=True)
+            for key in more[: POOL * size - len(pool)]:
                 pool.append((key, scores[key] * (lift(day_of(key)) if lift is not None else 1.0)))
         ranked = []
         for key, score in pool:
