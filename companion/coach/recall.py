@@ -67,8 +67,8 @@ EXPAND_UP_TO = 12
 
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
 ALIKE = 0.6
-YIELD = 0.5
 """Two lines whose other words overlap this much (of the shorter's) say the same thing."""
+YIELD = 0.5  # a line holding less than this share of what the other kind's next holds waits
 SNIPPET = 200
 SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 

@@ -30,9 +30,9 @@ SCAN_LIMIT = 600
 much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
-UNKNOWN = 0.5
+UNKNOWN = 0.5  # a word in no document weighs at least this share of the rarest (_rarities)
 POOL = 2  # times as many as asked for are ranked by score first, then by what they hold
-COVERED = 0.25  # a score counts this much more than the share of the question it holds
+COVERED = 0.25  # added to the share of the question held before it weighs the score
 LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
 Doc = Document
