@@ -22,10 +22,11 @@ import statistics
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
+from benchmarks.memory_sets import TEST, TEST2, TUNED, TUNED_LATER, Question
 from companion import clock
 from companion.activity import chat, checkins, journal, profile
 from companion.coach import context
@@ -56,15 +57,6 @@ FILLER = [
 ]
 
 
-@dataclass
-class Question:
-    category: str
-    text: str
-    gold: list[str]  # markers that must all be in the section
-    forbidden: list[str]  # superseded or expired facts' markers
-    abstain: bool = False
-
-
 def _line(rng: random.Random) -> str:
     who, _ = rng.choice(PEOPLE)
     body = rng.choice(FILLER).format(who=who, topic=rng.choice(TOPICS))
@@ -80,6 +72,8 @@ TERMS = {
     "surgery": ["operation", "knee", "injury", "hospital"],
     "print shop": ["job", "work", "employment", "shift"],
     "Kroger": ["job", "work", "nights"],
+    "car payment": ["car", "loan", "payment", "refinance", "money", "bills"],
+    "Biscuit": ["dog", "pet", "vet", "hip", "painkillers"],
 }
 
 
@@ -203,82 +197,41 @@ def build_history(
     questions.append(Question("abstention", "Did I ever mention a cousin called Bartholomew?",
                               [], [], abstain=True))  # fmt: skip
 
+    _plant_later(vault, at, also)
+
     # The cues every section must keep.
     checkins.record(vault, today - timedelta(days=1), mood=3, sober=False, note="used after work")
     followups.add(vault, "Call Dan about the Saturday meeting", due=today)
     return questions
 
 
+def _plant_later(vault: Vault, at: Any, also: Any) -> None:
+    """Gold added on 2026-11-24 with the held-out set TEST2, written after the other gold so
+    the history before it (and the figures of the older sets) stays the same."""
+    today = TODAY.date()
+    old = store.add_fact(vault, "Car payment is 310 dollars a month", "other",
+                         **also("car payment"))  # fmt: skip
+    new = store.edit_fact(vault, old, "Car payment dropped to 265 dollars a month after "
+                          "refinancing with the credit union")  # fmt: skip
+    if also("car payment"):
+        store.set_details(vault, store.get_fact(vault, new), **also("car payment"))  # type: ignore[arg-type]
+    store.add_fact(vault, "Biscuit, the dog, has a bad back hip; the vet put him on pain pills",
+                   "other", **also("Biscuit"))  # fmt: skip
+    journal.add(vault, "Eli swapped shifts with me so I could make it to Rosa's birthday "
+                "dinner. She cried a little when I walked in.",
+                when=at(today - timedelta(days=50)))  # fmt: skip
+    journal.add(vault, "Signed up for the welding class at the community college. First "
+                "session is January 12, kind of nervous.",
+                when=at(today - timedelta(days=33)))  # fmt: skip
+
+
 CUES = ["relapse on", "Call Dan about the Saturday meeting"]
 
-# The same gold asked another way. The questions above were used while tuning recall (the
-# development set); these were written afterwards and held out until 2026-11-24, when they
-# joined the tuning (the second tuning set).
-TUNED = [
-    Question("single-session", "Remind me what the dentist said", ["Dr. Okafor"], []),
-    Question("temporal", "Anything from last Wednesday I should remember?", ["Dr. Okafor"], []),
-    Question("multi-session", "Did Luis ever sell the Honda?", ["blue Honda", "found a buyer"], []),
-    Question("temporal", "What did my mom and I get up to in October?",
-             ["first time swimming"], []),
-    Question("knowledge update", "Am I still on nights at the warehouse?",
-             ["Northside print shop"], ["Kroger", "Walton"]),
-    Question("alias", "Is my sister still waiting on that money?", ["400 dollars"], []),
-    Question("multi-hop", "Is everyone okay in my sponsor's family?", ["knee surgery"], []),
-    Question("paraphrase", "Have I been sleeping badly?", ["Lay awake until four"], []),
-    Question("abstention", "What did I say about my guitar lessons?", [], [], abstain=True),
-    Question("abstention", "Tell me again about the wedding in Portugal?", [], [], abstain=True),
-]  # fmt: skip
-
-# Written on 2026-11-24 before the ranking changes of that day, in the voice of a user asking;
-# held out for the first round of changes, looked at after it (the third tuning set).
-TUNED_LATER = [
-    Question("single-session", "what was my dentist's name again", ["Dr. Okafor"], []),
-    Question("temporal", "what did we go over on wednesday night?", ["Dr. Okafor"], []),
-    Question("multi-session", "how's the car sale going for my brother",
-             ["blue Honda", "found a buyer"], []),
-    Question("temporal", "anything about rosa from last month?", ["first time swimming"], []),
-    Question("knowledge update", "where do I work now?", ["Northside print shop"],
-             ["Kroger", "Walton"]),
-    Question("alias", "do I still owe maya?", ["400 dollars"], []),
-    Question("multi-hop", "did my sponsor's wife have her operation yet?", ["knee surgery"], []),
-    Question("paraphrase", "have I had trouble sleeping this week", ["Lay awake until four"], []),
-    Question("single-session", "is my landlord raising the rent?", ["Pruitt"], []),
-    Question("single-session", "remind me which meds I take", ["sertraline"], []),
-    Question("temporal", "what happened at my meeting back in september?", ["Dan hugged me"],
-             []),
-    Question("multi-session", "what's new with luis lately?", ["found a buyer"], []),
-    Question("abstention", "what did I tell you about my boat?", [], [], abstain=True),
-    Question("abstention", "did I ever talk about learning piano?", [], [], abstain=True),
-    Question("abstention", "how did my trip to japan go?", [], [], abstain=True),
-]  # fmt: skip
-
-# Written on 2026-11-24 after the last change to ranking, and run once: the test set, whose
-# figures are the ones reported.
-TEST = [
-    Question("single-session", "who's the dentist doing my molar?", ["Dr. Okafor"], []),
-    Question("temporal", "what did I tell you yesterday?", ["Dr. Okafor"], []),
-    Question("multi-session", "did my brother manage to sell his car?",
-             ["blue Honda", "found a buyer"], []),
-    Question("temporal", "did I see my mom at all last month?", ["first time swimming"], []),
-    Question("knowledge update", "what's my job at the moment?", ["Northside print shop"],
-             ["Kroger", "Walton"]),
-    Question("knowledge update", "do I still work at Kroger?", ["Northside print shop"],
-             ["Walton"]),
-    Question("alias", "how much money did my sister lend me?", ["400 dollars"], []),
-    Question("multi-hop", "any news about my sponsor's wife?", ["knee surgery"], []),
-    Question("single-session", "what's the name of my landlord?", ["Pruitt"], []),
-    Question("single-session", "am I taking any antidepressants?", ["sertraline"], []),
-    Question("temporal", "when did I pick up my 60 day chip?", ["Dan hugged me"], []),
-    Question("paraphrase", "have my nights been rough lately?", ["Lay awake until four"], []),
-    Question("abstention", "what did I say about my grandmother's house?", [], [],
-             abstain=True),
-    Question("abstention", "did I ever tell you about the tattoo I wanted?", [], [],
-             abstain=True),
-    Question("abstention", "what happened with the insurance claim?", [], [], abstain=True),
-]  # fmt: skip
+SETS = {"tuning": "tuning set", "test": "test set (tuned on since 2026-11-24)",
+        "test2": "held-out set TEST2"}  # fmt: skip
 
 
-def run(fact_count: int, seed: int, terms: bool = False) -> None:
+def run(fact_count: int, seed: int, terms: bool = False, only: list[str] | None = None) -> None:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         paths = VaultPaths(Path(tmp) / "vault")
@@ -292,11 +245,10 @@ def run(fact_count: int, seed: int, terms: bool = False) -> None:
             print(f"Memory benchmark: {fact_count} facts, seed {seed}, search terms "
                   f"{'on' if terms else 'off'}, history written in "
                   f"{built_s:.1f} s, {len(questions)} questions")  # fmt: skip
-            sets = (
-                ("tuning set", questions + TUNED + TUNED_LATER),
-                ("test set (never tuned on)", TEST),
-            )
-            for name, asked in sets:
+            asked_by = {"tuning": questions + TUNED + TUNED_LATER, "test": TEST,
+                        "test2": TEST2}  # fmt: skip
+            for key in only or list(SETS):
+                name, asked = SETS[key], asked_by[key]
                 for budget in (CLAUDE_BUDGET, LOCAL_BUDGET):
                     report(vault, asked, budget, name)
         finally:
@@ -340,8 +292,13 @@ def main() -> None:
         action="store_true",
         help="the planted items carry the search terms extraction writes (paraphrase: after)",
     )
+    parser.add_argument(
+        "--sets",
+        default="tuning,test,test2",
+        help="comma-separated sets to ask: tuning, test, test2 (held out: run it rarely)",
+    )
     args = parser.parse_args()
-    run(args.facts, args.seed, args.search_terms)
+    run(args.facts, args.seed, args.search_terms, args.sets.split(","))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,9 @@ budget (context.py). Off-the-record chats and the current session never come bac
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date
-from itertools import zip_longest
 from typing import Any
 
 from companion import clock
@@ -20,7 +20,7 @@ from companion.activity import chat, profile
 from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
 from companion.retrieval.order import Allowed
-from companion.retrieval.rank import Doc, Index
+from companion.retrieval.rank import Doc, Index, Scored
 from companion.vault import Vault, words
 
 RECALL = re.compile(
@@ -36,8 +36,20 @@ ASKING = frozenset(
     for w in "remember recall talk talked talking discuss discussed chat chatted say said "
     "saying write wrote written mention mentioned tell told ever last time thing things "
     "anything something know think remind happen happened happening going go new lately "
-    "recently still everyone everything doing up okay ok".split()
+    "recently still everyone everything doing up okay ok "
+    # the frame of a question, whatever it is about ("the name of", "at the moment")
+    "name names moment currently nowadays anymore yet already soon right news latest update "
+    "updates status situation story deal stuff kind sort whole exactly much many lot bit "
+    "actually basically anybody anyone somebody someone nobody everybody".split()
 )
+LIGHT = frozenset(
+    words.stem(w)
+    for w in "want wanted need needed see saw seen look looked pick picked take took make made "
+    "give gave put come came keep kept try tried bring brought find found ask asked let wish "
+    "wished".split()
+)
+"""Words that rank but name no topic: a question is answered only when its best match holds a
+word that does. "The tattoo I wanted" is not answered with "Rosa wants to go to the lake"."""
 KIND_LABELS = {
     "daily": "daily memory",
     "summary": "session",
@@ -54,6 +66,11 @@ RELATED_WEIGHT = 0.5
 EXPAND_UP_TO = 12
 
 HISTORY_KINDS = ("journal", "checkin", "chat", "daily", "summary")
+ALIKE = 0.6
+"""Two lines whose other words overlap this much (of the shorter's) say the same thing."""
+YIELD = 0.5  # a line holding less than this share of what the other kind's next holds waits
+SNIPPET = 200
+SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 
 
 @dataclass(frozen=True)
@@ -163,27 +180,28 @@ def relevant(
         # Facts and history ranked apart, so many similar facts cannot crowd out the day it
         # happened, then taken in turn. A date with nothing written then was a manner of
         # speaking ("craving tonight"): history is ranked at any date.
-        facts_ranked = index.relevant(weights, allowed, limit, today, ("fact",), concepts)
+        facts_ranked = index.relevant(
+            weights, allowed, limit, today, ("fact",), concepts, LIGHT, distinct=True
+        )
         keep_history = history if when is None or dated else allowed
         history_ranked = index.relevant(
-            weights, keep_history, limit, today, HISTORY_KINDS, concepts
+            weights, keep_history, limit, today, HISTORY_KINDS, concepts, LIGHT, distinct=True
         )
-        best = max(facts_ranked + history_ranked, key=lambda s: s.coverage, default=None)
+        topical = [s for s in facts_ranked + history_ranked if s.topical]
+        best = max(topical, key=lambda s: s.coverage, default=None)
         asking = found.recall or "?" in message
         if best is not None and (best.coverage >= WEAK or not asking):
-            # The user's own words first, then words that only mean the same; what happened
-            # then before what is known when they asked about a time.
-            for said in (True, False):
-                fact_docs = [s.doc for s in facts_ranked if s.direct == said]
-                history_docs = [s.doc for s in history_ranked if s.direct == said]
-                if when is not None and dated:
-                    ranked += _mixed([], history_docs, True) + _mixed(fact_docs, [], False)
-                else:
-                    ranked += _mixed(fact_docs, history_docs, found.recall or when is not None)
+            # Each in the order ranking gave (what holds more of the question first, the
+            # user's own words before words that only mean the same); what happened then
+            # before what is known when they asked about a time.
+            if when is not None and dated:
+                ranked = _mixed([], history_ranked, True) + _mixed(facts_ranked, [], False)
+            else:
+                ranked = _mixed(facts_ranked, history_ranked, found.recall or when is not None)
         elif dated and not history_ranked:  # that day, though none of its words matched
             ranked = dated
     told: set[int] = set()
-    for doc in ranked:
+    for doc in _varied(ranked, weights.keys()):
         if len(found.memories) >= limit:
             break
         if doc.kind == "fact":
@@ -193,9 +211,54 @@ def relevant(
                 day = fact.created_at.astimezone().date()
                 found.memories.append(Memory(day, "fact", fact.text, fact.id))
         else:
-            text = " ".join(doc.text.split())[:240]
+            text = _snippet(doc.text, weights)
             found.memories.append(Memory(doc.day, KIND_LABELS[doc.kind], text))
     return found
+
+
+def _content(text: str, asked: Collection[str]) -> set[str]:
+    """The terms of ``text`` other than those asked for: what a line says besides the match."""
+    return {t for t in words.terms(text) if t not in asked}
+
+
+def _varied(ranked: list[Doc], asked: Collection[str]) -> list[Doc]:
+    """``ranked`` with each line that mostly repeats one before it (the same words but those
+    asked for: "Rosa and I had dinner, talked about the car" after "... about my health")
+    moved to the end, so on a small budget the lines shown say different things."""
+    kept: list[Doc] = []
+    later: list[Doc] = []
+    said: list[set[str]] = []
+    for doc in ranked:
+        own = _content(doc.text, asked)
+        if own and any(len(own & other) >= ALIKE * min(len(own), len(other)) for other in said):
+            later.append(doc)
+            continue
+        kept.append(doc)
+        if own:
+            said.append(own)
+    return kept + later
+
+
+def _snippet(text: str, weights: dict[str, float], limit: int = SNIPPET) -> str:
+    """A long entry cut to the sentences that hold most of what was asked (the head when
+    none holds more than another), in their order: on a small budget a line is cut short,
+    and its start is often not the part that matched."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    sentences = SENTENCE.split(flat)
+    held = [sum(weights.get(t, 0.0) for t in set(words.terms(s))) for s in sentences]
+    if len(set(held)) < 2:
+        return flat[:limit]
+    chosen: set[int] = set()
+    size = 0
+    for at in sorted(range(len(sentences)), key=lambda i: -held[i]):
+        if held[at] <= 0 or (chosen and size + len(sentences[at]) + 3 > limit):
+            break
+        chosen.add(at)
+        size += len(sentences[at]) + 3
+    parts = [("… " if at and at - 1 not in chosen else "") + sentences[at] for at in sorted(chosen)]
+    return " ".join(parts)[:limit]
 
 
 def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> None:
@@ -208,18 +271,27 @@ def warm(vault: Vault, prof: dict[str, Any], facts: list[store.FactView]) -> Non
     dates.parse("", clock.today())
 
 
-def _mixed(facts: list[Doc], history: list[Doc], history_first: bool) -> list[Doc]:
-    """Facts and history (entries, chats, notes, memories) in turn, each in its own order;
-    the same words once."""
-    first, second = (history, facts) if history_first else (facts, history)
+def _mixed(facts: list[Scored], history: list[Scored], history_first: bool) -> list[Doc]:
+    """Facts and history (entries, chats, notes, memories) in turn, each in its own order, so
+    many similar facts cannot crowd out the day it happened; but a line holding less than
+    half of what the other kind's next line holds of the question gives up its turn ("did
+    Luis sell the Honda?": "Luis found a buyer" before a fact that only says "car"). The same
+    words once."""
+    queues = [list(history), list(facts)] if history_first else [list(facts), list(history)]
     out: list[Doc] = []
     seen: set[str] = set()
-    for pair in zip_longest(first, second):
-        for doc in pair:
-            key = " ".join(doc.text.lower().split()) if doc is not None else ""
-            if doc is not None and key not in seen:
-                seen.add(key)
-                out.append(doc)
+    turn = 0
+    while queues[0] or queues[1]:
+        mine, other = queues[turn], queues[1 - turn]
+        if not mine or (other and mine[0].coverage < YIELD * other[0].coverage):
+            mine, other = other, mine
+        else:
+            turn = 1 - turn
+        found = mine.pop(0)
+        key = " ".join(found.doc.text.lower().split())
+        if key not in seen:
+            seen.add(key)
+            out.append(found.doc)
     return out
 
 

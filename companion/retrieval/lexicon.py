@@ -22,8 +22,14 @@ ALIKE = [
     "tired exhausted exhaustion fatigue drained worn",
     "nightmare nightmares dream dreams",
     # using and drinking
-    "drink drinking drank drunk alcohol booze beer wine vodka whiskey liquor hammered",
-    "drug drugs dope weed cocaine coke heroin meth fentanyl opioid opioids pills",
+    "drink drinking drank drunk alcohol booze beer wine vodka whiskey liquor hammered "
+    "hangover hungover blackout",
+    "drug drugs dope weed cocaine coke crack heroin meth fentanyl opioid opioids pills stoned "
+    "benzo benzos xanax klonopin valium ativan",
+    "overdose overdosed od narcan naloxone",
+    "smoke smoking smoked cigarette cigarettes vape vaping nicotine",
+    "gamble gambling gambled casino betting",
+    "rehab treatment inpatient outpatient iop residential",
     "craving cravings crave urge urges tempted temptation",
     "relapse relapsed slip slipped lapse",
     "sober sobriety clean",
@@ -53,13 +59,18 @@ ALIKE = [
     "doctor dr physician clinic gp",
     "hospital er admitted ambulance",
     "surgery operation operated procedure",
-    "medication medicine meds prescription dose mg refill pharmacy sertraline zoloft "
-    "fluoxetine prozac lexapro escitalopram wellbutrin bupropion naltrexone suboxone "
-    "buprenorphine methadone antabuse disulfiram gabapentin",
+    # medications by kind and by the names people know them by
+    "medication medications medicine meds prescription prescribed dose mg refill pharmacy "
+    "antidepressant antidepressants ssri ssris snri antipsychotic antipsychotics stabilizer "
+    "sertraline zoloft fluoxetine prozac lexapro escitalopram citalopram celexa paroxetine "
+    "paxil venlafaxine effexor duloxetine cymbalta mirtazapine remeron trazodone wellbutrin "
+    "bupropion lithium lamotrigine lamictal quetiapine seroquel aripiprazole abilify "
+    "naltrexone vivitrol acamprosate campral suboxone buprenorphine methadone antabuse "
+    "disulfiram gabapentin varenicline chantix",
     "dentist dental tooth teeth molar",
     "pain hurt hurts ache aching sore",
     "sick ill flu fever",
-    "therapy therapist counselor counsellor counseling counselling psychiatrist",
+    "therapy therapist counselor counsellor counseling counselling psychiatrist psychologist",
     "gym workout exercise exercising jog jogging",
     "eat eating food meal meals appetite",
     # recovery and support
@@ -68,7 +79,7 @@ ALIKE = [
     "sponsor sponsee",
     "church pray prayer praying faith god",
     # the law
-    "court judge lawyer attorney hearing probation trial custody",
+    "court judge lawyer attorney hearing probation parole trial custody",
     # people
     "mom mother mum mama",
     "dad father papa",

@@ -30,6 +30,10 @@ SCAN_LIMIT = 600
 much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
+UNKNOWN = 0.5  # a word in no document weighs at least this share of the rarest (_rarities)
+POOL = 2  # times as many as asked for are ranked by score first, then by what they hold
+COVERED = 0.25  # added to the share of the question held before it weighs the score
+LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
 Doc = Document
 
@@ -40,6 +44,7 @@ class Scored:
     score: float
     coverage: float = 1.0  # the share of the question's weight this document holds
     direct: bool = True  # it holds one of the question's own words (or a name it points at)
+    topical: bool = True  # it holds a word that names a topic (not only "want", "see")
 
 
 def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
@@ -71,6 +76,27 @@ class Index:
 
     def _df(self, term: str) -> int:
         return sum(len(p) for p in self.store.postings(term))
+
+    def _rarities(
+        self, concepts: list[dict[str, float]], topics: list[bool], n: int
+    ) -> list[float]:
+        """What each word of a question weighs in coverage: its IDF (half for a light word).
+        A word that neither it nor any word that says it is in a document has no IDF to
+        speak of (BM25's value for it is the rarest there can be, and let "my job at the
+        moment" sink the job): it weighs as much as the question's most telling known word,
+        and at least UNKNOWN of the rarest ("a cousin called Bartholomew" is not "called")."""
+        rarest = self._idf(0, n)
+        out: list[float | None] = []
+        for concept, topic in zip(concepts, topics):  # noqa: B905
+            own = next(iter(concept))
+            df = self._df(own)
+            if not df and not any(self._df(t) for t in concept if t != own):
+                out.append(None)
+            else:
+                out.append(self._idf(df, n) * (1.0 if topic else LIGHT_SHARE))
+        known = [r for r, topic in zip(out, topics) if r is not None and topic]  # noqa: B905
+        unknown = max([UNKNOWN * rarest, *known])
+        return [unknown if r is None else r for r in out]
 
     def _scores(
         self,
@@ -267,13 +293,18 @@ class Index:
         today: date | None = None,
         kinds: Collection[str] | None = None,
         concepts: list[dict[str, float]] | None = None,
+        light: Collection[str] = (),
+        distinct: bool = False,
     ) -> list[Scored]:
         """What the coach's context asks: documents of ``kinds`` that ``keep`` accepts, ranked
         by weighted terms (any may match), newer first on ties. Each carries ``coverage``: the
         share of the question's weight it holds. ``concepts`` has one entry per word of the
         question: the terms that say it, the word's own first, each with the credit it earns
         (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
-        the word's own rarity (a word no document holds counts as the rarest)."""
+        the word's own rarity (a word no document holds: see _rarities; recall drops the words
+        that only frame a question, "the name of"). ``light`` words ("want", "see") count for
+        less and name no topic: ``topical`` says whether a document holds a word that does. With
+        ``distinct``, the same words once (a fact saved ten times takes one place)."""
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
         days: dict[int, int] = {}  # read only for the few that need it, but for a date
@@ -293,7 +324,8 @@ class Index:
         if concepts is None:
             concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
-        rarity = [self._idf(self._df(next(iter(c))), n) for c in concepts]
+        topics = [next(iter(c)) not in light for c in concepts]
+        rarity = self._rarities(concepts, topics, n)
         whole = sum(rarity) or 1.0
 
         def holds(key: int, term: str) -> bool:
@@ -308,37 +340,57 @@ class Index:
 
         asked = {t for c in concepts for t in c if t in seen}
 
-        def coverage_of(key: int) -> float:  # asked only of the documents returned
+        def coverage_of(key: int) -> tuple[float, bool]:  # only of the documents returned
             there = {t for t in asked if holds(key, t)}
-            got = 0.0
-            for r, concept in zip(rarity, concepts):  # noqa: B905
+            got, topical = 0.0, False
+            for r, concept, topic in zip(rarity, concepts, topics):  # noqa: B905
                 best = 0.0  # the best credit among the word's terms this document holds
                 for term, credit in concept.items():
                     if credit > best and term in there:
                         best = credit
                 got += r * best
-            return min(1.0, got / whole)
+                topical = topical or (topic and best > 0)
+            return min(1.0, got / whole), topical
 
-        # A document with only words that mean the same comes after every one with the
-        # question's own words: "rent" said finds "rent" written before "apartment".
-        direct: Collection[int] = scores.keys()
-        if any(weight < 1.0 for weight in weights.values()):
-            own: set[int] = set()  # holding one of the question's own words, or a name
-            for term, weight in weights.items():
-                if weight >= 1.0:
-                    for found, start, end in seen.get(term, ()):
-                        own.update(found.keys[start:end])
-            direct = scores.keys() & own
+        # The best few by score, then by the share of the question each holds as well: one
+        # holding more of what was asked, in other words ("lent" for "owe"), before one holding
+        # a common word of it as said ("money"); one with only another word for a word after
+        # one with the word itself ("rent" written before "apartment", unless far rarer).
+        own = [term for term, weight in weights.items() if weight >= 1.0]
+        size = limit or 1
+        pool = next(best_first(scores.keys(), scores, day_of, size, lift, 1 + RECENCY), [])
+        # and as many again by score alone (only these are lifted: lifting all that could
+        # reach twice as many was most of the time of a question naming a person)
+        taken = {key for key, _ in pool}
+        if len(scores) > len(taken):
+            edge = heapq.nlargest(size + len(taken), scores.values())[-1]
+            more = [k for k, v in scores.items() if v >= edge and k not in taken]
+            more.sort(key=scores.__getitem__, reverse=True)
+            for key in more[: POOL * size - len(pool)]:
+                pool.append((key, scores[key] * (lift(day_of(key)) if lift is not None else 1.0)))
+        ranked = []
+        for key, score in pool:
+            coverage, topical = coverage_of(key)
+            ranked.append((score * (COVERED + coverage), coverage, topical, key))
+        ranked.sort(key=lambda r: (r[0], day_of(r[3]), r[3]), reverse=True)
         out: list[Scored] = []
-        for group, said in ((direct, True), (scores.keys() - direct, False)):
-            for part in best_first(group, scores, day_of, limit or 1, lift, 1 + RECENCY):
-                opened = self.open(key for key, _ in part)  # only as many as are asked for
-                for key, score in part:
-                    doc = opened.get(key)
-                    if doc is not None:
-                        out.append(Scored(doc, score, coverage_of(key), said))
-                if len(out) >= limit:
-                    return out[:limit]
+        told: set[str] = set()
+        for start in range(0, len(ranked), size):
+            part = ranked[start : start + size]
+            opened = self.open(r[3] for r in part)  # only as many as are asked for
+            for score, coverage, topical, key in part:
+                doc = opened.get(key)
+                if doc is None:
+                    continue
+                if distinct:  # the same words once
+                    same = " ".join(doc.text.lower().split())
+                    if same in told:
+                        continue
+                    told.add(same)
+                said = any(holds(key, term) for term in own)
+                out.append(Scored(doc, score, coverage, said, topical))
+            if len(out) >= limit:
+                break
         return out[:limit]
 
     def in_span(
