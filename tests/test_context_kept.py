@@ -100,3 +100,11 @@ def test_a_session_summary_leaves_the_section_when_it_expires(known) -> None:
     assert "Talked about the dentist" in section(known)
     clock.set_clock(lambda: NOW + timedelta(days=7, minutes=1))
     assert "Talked about the dentist" not in section(known)
+
+
+def test_a_clock_set_back_reads_again(known) -> None:
+    store.add_fact(known, "Has a dentist appointment this week", "misc", tier="conversation")
+    clock.set_clock(lambda: NOW + timedelta(days=7, minutes=1))  # expired...
+    assert "dentist appointment" not in section(known)
+    clock.set_clock(lambda: NOW + timedelta(days=7, minutes=-1))  # ...not yet, the same day
+    assert "dentist appointment" in section(known)

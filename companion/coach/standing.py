@@ -46,6 +46,7 @@ class Standing:
 @dataclass(frozen=True)
 class _Kept:
     key: tuple[object, ...]
+    read_at: datetime  # a clock set back (tests do) to before it: read again
     until: datetime | None  # the next fact to expire
     summaries_until: str | None  # the next session summary to expire (a stored stamp)
     standing: Standing
@@ -73,7 +74,7 @@ def standing(vault: Vault, today: date, read: Callable[[Vault, date], Standing])
     kept = _KEPT.get(vault)
     if kept is not None and kept.key == key:
         now = clock.now()
-        fresh_facts = kept.until is None or now < kept.until
+        fresh_facts = kept.read_at <= now and (kept.until is None or now < kept.until)
         fresh_summaries = kept.summaries_until is None or clock.stamp(now) < kept.summaries_until
         if fresh_facts and fresh_summaries:
             return kept.standing
@@ -81,10 +82,5 @@ def standing(vault: Vault, today: date, read: Callable[[Vault, date], Standing])
     found: Standing = read(vault, today)
     expiries = [f.expires_at for f in store.live_facts(vault) if f.expires_at is not None]
     until = min((e for e in expiries if e > now), default=None)
-    _KEPT[vault] = _Kept(key, until, _next_summary_expiry(clock.stamp(now)), found)
+    _KEPT[vault] = _Kept(key, now, until, _next_summary_expiry(clock.stamp(now)), found)
     return found
-
-
-def forget(vault: Vault) -> None:
-    """Drop what is kept (a test, or a caller that changed a table behind the vault's back)."""
-    _KEPT.pop(vault, None)
