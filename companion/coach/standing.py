@@ -17,9 +17,8 @@ from typing import Any
 
 from companion import clock
 from companion.activity import chat
-from companion.memory import store
+from companion.memory import store, summaries
 from companion.vault import Vault
-from companion.vault.models import SessionSummary
 
 TABLES = (
     "profile",
@@ -55,16 +54,6 @@ class _Kept:
 _KEPT: weakref.WeakKeyDictionary[Vault, _Kept] = weakref.WeakKeyDictionary()
 
 
-def _next_summary_expiry(after: str) -> str | None:
-    found = (
-        SessionSummary.select(SessionSummary.expires_at)
-        .where(SessionSummary.expires_at > after)
-        .order_by(SessionSummary.expires_at)
-        .first()
-    )
-    return str(found.expires_at) if found is not None else None
-
-
 def standing(vault: Vault, today: date, read: Callable[[Vault, date], Standing]) -> Standing:
     """The standing part for ``today``; ``read(vault, today)`` builds it when what is kept
     is stale (context.py's own reads, so there is one way to build a section)."""
@@ -82,5 +71,5 @@ def standing(vault: Vault, today: date, read: Callable[[Vault, date], Standing])
     found: Standing = read(vault, today)
     expiries = [f.expires_at for f in store.live_facts(vault) if f.expires_at is not None]
     until = min((e for e in expiries if e > now), default=None)
-    _KEPT[vault] = _Kept(key, now, until, _next_summary_expiry(clock.stamp(now)), found)
+    _KEPT[vault] = _Kept(key, now, until, summaries.next_expiry(clock.stamp(now)), found)
     return found
