@@ -154,6 +154,34 @@ def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
     drive(paths, scenario)
 
 
+def test_search_typed_key_by_key_lists_what_the_box_says(created) -> None:
+    """Typed a key at a time, the list shows the search for the whole word; a search longer
+    than the box scrolls within it (the cursor stays in view, the screen keeps its layout)."""
+    paths, _ = created
+    with reopen(paths) as vault, vault.transaction():
+        journal.add(vault, "Called my sponsor about the weekend")
+        journal.add(vault, "Baked bread with the kids")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("ctrl+f", *"spons")
+        await settle(pilot)
+        screen = app.screen
+        search, entries = screen.query_one("#search"), screen.query_one("#entries")
+        assert screen.listed == "spons" and entries.option_count == 1
+        assert entries.region.height > 1  # the list kept its height
+        await pilot.press(*" and more words than the search box can show at once")
+        await settle(pilot)
+        assert search.scroll_offset.x > 0
+        cursor_x = search.cursor_screen_offset.x
+        assert search.content_region.x <= cursor_x <= search.content_region.right
+        assert entries.get_option_at_index(0).id is None  # "No matching entries."
+
+    drive(paths, scenario)
+
+
 def test_write_edit_search_and_delete_entries(created) -> None:
     paths, _ = created
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion import clock
 from companion.activity import checkins, profile, progress
-from companion.coach import recall
+from companion.coach import recall, standing
 from companion.llm.tokens import CLAUDE_BUDGET, estimate
 from companion.memory import followups, sobriety, store, summaries
 from companion.vault import Vault
@@ -163,13 +163,8 @@ def momentum_lines(vault: Vault, today: date, recent: list[summaries.SummaryView
     return lines
 
 
-def build(
-    vault: Vault,
-    message: str = "",
-    budget: int = CLAUDE_BUDGET,
-    current_session: int | None = None,
-) -> Context:
-    today = clock.today()
+def _standing(vault: Vault, today: date) -> standing.Standing:
+    """Everything in the section but what this message finds (read again on a change)."""
     prof = profile.load(vault)
     sober = sobriety.current(vault, today, prof)
     current = current_facts(vault)
@@ -183,8 +178,28 @@ def build(
         + profile_part[:1]
         + [f"{f.text} (pinned)" for f in pinned[: CAPS["pinned"]]]
     )
+    others = sorted(  # newest first, then preferences first (the sort is stable)
+        (f for f in facts if not f.pinned),
+        key=lambda f: f.created_at.timestamp(),
+        reverse=True,
+    )
+    others.sort(key=lambda f: f.category != "preferences")
+    recent = summaries.session_summaries(vault, limit=3)  # on the record only
+    momentum = profile_part[1:] + momentum_lines(vault, today, recent)
+    also = [(f.id, f"({f.category}) {f.text}") for f in others]
+    return standing.Standing(prof, facts, reserved, momentum, also)
+
+
+def build(
+    vault: Vault,
+    message: str = "",
+    budget: int = CLAUDE_BUDGET,
+    current_session: int | None = None,
+) -> Context:
+    today = clock.today()
+    kept = standing.standing(vault, today, _standing)
     found = (
-        recall.relevant(vault, message, today, current_session, facts, prof)
+        recall.relevant(vault, message, today, current_session, kept.facts, kept.prof)
         if message.strip()
         else None
     )
@@ -192,18 +207,13 @@ def build(
     if found is not None and found.asked and not found.memories:
         relevant = [NOTHING_FOUND]
     shown = {m.fact_id for m in (found.memories if found else []) if m.fact_id}
-    others = sorted(  # newest first, then preferences first (the sort is stable)
-        (f for f in facts if not f.pinned and f.id not in shown),
-        key=lambda f: f.created_at.timestamp(),
-        reverse=True,
-    )
-    others.sort(key=lambda f: f.category != "preferences")
-    recent = summaries.session_summaries(vault, limit=3)  # on the record only
+    # In the order kept (filtering a stably sorted list keeps its order).
+    others = [line for fact_id, line in kept.also if fact_id not in shown]
     tiers = [
-        (KEEP, reserved, 1.0),
+        (KEEP, kept.reserved, 1.0),
         (RELEVANT, relevant, RECALL_SHARE if found and found.recall else RELEVANT_SHARE),
-        (MOMENTUM, profile_part[1:] + momentum_lines(vault, today, recent), 1.0),
-        (ALSO, [f"({f.category}) {f.text}" for f in others], 1.0),
+        (MOMENTUM, kept.momentum, 1.0),
+        (ALSO, others, 1.0),
     ]
     return fit(tiers, budget)
 

@@ -94,6 +94,18 @@ def _unexpired(column: Any) -> Any:
     return column.is_null() | (column > clock.stamp())
 
 
+def next_expiry(after: str) -> str | None:
+    """The stamp at which the next summary still fresh at ``after`` expires (None: none
+    will), for what keeps the fresh ones until then (coach/standing.py)."""
+    found = (
+        SessionSummary.select(SessionSummary.expires_at)
+        .where(SessionSummary.expires_at > after)
+        .order_by(SessionSummary.expires_at)
+        .first()
+    )
+    return str(found.expires_at) if found is not None else None
+
+
 def _summary(vault: Vault, row: SessionSummary) -> SummaryView:
     content = vault.open(row)
     return SummaryView(row.session_id, clock.parse_stamp(row.updated_at), content)

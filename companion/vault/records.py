@@ -248,6 +248,14 @@ class Records:
         (count, top, total) = self.conn.execute(f'SELECT {sums} FROM "{table}"').fetchone()
         return int(count), int(top), int(total)
 
+    def table_marks(self, tables: tuple[str, ...]) -> tuple[tuple[int, int, int], ...]:
+        """:meth:`table_mark` of each of ``tables``, in one statement (a cache that reads
+        several tables asks on every use)."""
+        sums = "count(*), coalesce(max(rowid), 0), coalesce(sum(row_version), 0)"
+        parts = " UNION ALL ".join(f'SELECT {n}, {sums} FROM "{t}"' for n, t in enumerate(tables))
+        found = {int(n): (int(c), int(m), int(v)) for n, c, m, v in self.conn.execute(parts)}
+        return tuple(found[n] for n in range(len(tables)))
+
     def row_versions(self, table: str, after: int = 0) -> dict[int, int]:
         """id -> row version of a sealed table's rows with an id above ``after``."""
         sql = f'SELECT id, row_version FROM "{table}" WHERE id > ?'

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -25,7 +25,7 @@ from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.screens.reading import EntryScreen
 from companion.tui.text import literal, one_line, visible
 from companion.tui.widgets.editor import Editor
-from companion.tui.widgets.picklist import PickList
+from companion.tui.widgets.steady import SteadyInput, SteadyPickList, paint_waiting
 from companion.usecases import journaling
 
 if TYPE_CHECKING:
@@ -112,13 +112,15 @@ class JournalScreen(DataScreen):
         self.draft_timer: Timer | None = None
         self.span: When | None = None
         """The day, month or year the list shows (Ctrl+G), or None for the newest entries."""
+        self.results_in = False
+        """Search results were put in the list and are not painted yet."""
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="journal"):
             with Vertical(id="browser"):
-                yield Input(placeholder="Search (Ctrl+F)", id="search")
+                yield SteadyInput(placeholder="Search (Ctrl+F)", id="search")
                 yield Static("", id="tags")
-                yield PickList(id="entries")
+                yield SteadyPickList(id="entries")  # its height is 1fr (journal.tcss)
             with Vertical(id="editor-pane"):
                 yield Input(placeholder="Title (optional)", id="title")
                 yield Editor(id="editor", soft_wrap=True, show_line_numbers=False)
@@ -223,6 +225,7 @@ class JournalScreen(DataScreen):
             entries.set_options(options)
         self.shown += len(hits_new)
         self.listed = query
+        self.results_in = True  # painted as soon as the list's repaint is in (on_idle)
 
     def add_page(self) -> None:
         entries = self.query_one("#entries", OptionList)
@@ -244,9 +247,17 @@ class JournalScreen(DataScreen):
             literal("  ".join(f"#{tag} {count}" for tag, count in tags))
         )
 
-    @on(Input.Changed, "#search")
-    def search_changed(self, event: Input.Changed) -> None:
-        if event.value.strip():  # a search replaces the date the list was showing
+    async def _on_idle(self, event: events.Idle) -> None:
+        if self.results_in and paint_waiting(self):
+            self.results_in = False
+
+    def on_mount(self) -> None:
+        # The search starts as the box's value changes: Input.Changed reached the screen a
+        # few messages later, after the box had been painted (5-10 ms of every search).
+        self.watch(self.query_one("#search", Input), "value", self.search_changed, init=False)
+
+    def search_changed(self, value: str) -> None:
+        if value.strip():  # a search replaces the date the list was showing
             self.span = None
         self.load_list()
 

@@ -1,0 +1,49 @@
+"""Widgets whose size on screen never follows what they hold, so a change of what they hold
+repaints them alone instead of laying out the whole screen again.
+
+Textual marks ``virtual_size`` (how far a widget's content scrolls) as changing the layout: an
+Input sets it to its text's width on every keystroke, and an OptionList to its count of lines
+whenever its options change, and each time the screen was laid out again (5-18 ms on the
+journal, every character typed in its search box). A widget sized by its container, not by its
+content (these: a fixed height, the full width) needs only a repaint; its scrollbars still
+follow (``_scroll_update``), and showing or hiding one still lays out as before. Not for a
+widget with ``height: auto`` or ``width: auto``.
+"""
+
+from __future__ import annotations
+
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.screen import Screen
+from textual.widgets import Input
+
+from companion.tui.widgets.picklist import PickList
+
+
+class SteadyInput(Input):
+    """An Input whose text scrolls within its box without a relayout per keystroke."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+class SteadyPickList(PickList):
+    """A PickList of a fixed height: new options repaint it, not the screen."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
+def paint_waiting(screen: Screen) -> bool:
+    """Paint what is waiting on ``screen`` now rather than at its next frame; True if it did.
+
+    Textual paints at most 60 times a second, on a fixed beat: what changes just after a beat
+    waits up to 17 ms (8 on average) for the next. Called from a screen's idle handler once
+    something a person waits on (search results) is in, when the widgets' repaints have
+    reached the screen. Uses the screen's own update step (Textual is pinned); where it is
+    missing, the beat paints as before."""
+    update = getattr(screen, "_on_timer_update", None)
+    if not callable(update) or not getattr(screen, "_dirty_widgets", None):
+        return False
+    if not screen.is_current or screen.app._batch_count:
+        return False
+    update()
+    return True
