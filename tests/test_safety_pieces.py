@@ -45,3 +45,19 @@ def test_a_window_weighs_the_mean_of_its_pieces_and_the_sum_of_its_words() -> No
             once[category] / once[model.NONE]
         )
         assert abs(moved - (words[i] - words[none])) < 1e-4, category
+
+
+def test_a_trained_word_is_looked_up_as_its_pieces_would_weigh_it() -> None:
+    """The export sums each trained word's pieces once; the lookup must be what cutting the
+    word at run time gives."""
+    w = model.weights()
+    width = len(w.classes)
+    trained = [name[2:] for name in list(w.at)[:2000] if name.startswith("w:")]
+    assert len(w.known) and trained
+    for word in trained[::20]:
+        _, summed, count = model._word(word, False)
+        found = split(word, w.pieces)
+        assert count == len(found)
+        for i in range(width):
+            expected = sum(w.values[w.pieces[p] + i] for p in found)
+            assert math.isclose(summed[i], expected, rel_tol=1e-4, abs_tol=1e-5)

@@ -49,6 +49,9 @@ class Weights:
     through the trained weights (``scripts/train_safety.py``)."""
     threshold: float
     """Danger when the probability of "none" falls to ``1 - threshold`` or below."""
+    known: Sequence[float] = ()
+    """For each trained word, in the order of their rows (they come first): its word pieces'
+    summed weights and their count, so a known word is not cut into pieces at run time."""
 
     def weight(self, name: str, i: int) -> float:
         return self.values[self.at[name] + i]
@@ -68,6 +71,8 @@ def weights() -> Weights:
     width = len(header["classes"])
     starts = range(0, (len(names) - 1) * width, width)
     split_at = len(names) - 1 - header.get("pieces", 0)
+    rows_end = (len(names) - 1) * width
+    known = values[rows_end : rows_end + header.get("words", 0) * (width + 1)]
     return Weights(
         tuple(header["classes"]),
         tuple(header["intercept"]),
@@ -75,6 +80,7 @@ def weights() -> Weights:
         values,
         dict(zip(names[split_at + 1 :], starts[split_at:], strict=True)),
         float(header["threshold"]),
+        known,
     )
 
 
@@ -121,6 +127,12 @@ Word = tuple[tuple[float, ...], tuple[float, ...], int]
 def _word(word: str, negated: bool) -> Word:
     """A word's features' weights, its pieces' summed weights, and how many pieces it has."""
     w = weights()
+    width = len(w.classes)
+    start = w.at.get("w:" + word)
+    if start is not None and start // width * (width + 1) < len(w.known):
+        row = start // width * (width + 1)  # a trained word: all of it looked up
+        rows = _weigh((start, w.at.get("n:" + word) if negated else None))
+        return tuple(rows), tuple(w.known[row : row + width]), int(w.known[row + width])
     found = split(word, w.pieces)
     meaning = _weigh(map(w.pieces.__getitem__, found))
     names = word_features(word, negated)
