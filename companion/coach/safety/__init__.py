@@ -87,8 +87,7 @@ def _windows(text: str) -> list[list[str]]:
         return [parts] if parts else []
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:
-        pattern = model.alarm()
-        marked = [i for i, part in enumerate(parts) if pattern.search(part)]
+        marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
     return [parts[i : i + WINDOW] for i in starts]
@@ -101,7 +100,7 @@ def assess(text: str) -> Danger | None:
     # Many windows give many chances of a false alarm: a long text needs more certainty.
     threshold = None if len(windows) <= 1 else LONG_TEXT_THRESHOLD
     for window in windows:
-        category = model.verdict(model.window_probabilities(window), threshold)
+        category = model.window_verdict(window, threshold)
         if category != model.NONE:
             found.append(category)
     if not found:
