@@ -22,6 +22,7 @@ __all__ = [
     "assess",
     "detect",
     "new_sentences",
+    "warm",
 ]
 
 EMERGENCY, CRISIS = "emergency", "crisis"
@@ -116,6 +117,16 @@ def new_sentences(before: str, after: str) -> str:
     do not raise the alarm again."""
     known = set(sentences(before))
     return "\n".join(s for s in sentences(after) if s not in known)
+
+
+def warm() -> None:
+    """Load the weights and compile every pattern of the lexicon ahead of the first text: the
+    app does it in its warm-up thread, so its first message pays for neither; a command reads
+    one text and compiles only the patterns that text could match."""
+    from companion.coach.safety import lexicon
+
+    model.weights()
+    lexicon.patterns()
 
 
 def detect(text: str) -> bool:
