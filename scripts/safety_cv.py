@@ -1,13 +1,15 @@
 """Compare crisis-detector models by grouped cross-validation on the development half and the
 training pool (the held-back half is never read here).
 
-    python -m scripts.safety_cv [--models linear,stacked] [--folds 5]
+    python -m scripts.safety_cv [--models linear,mlp32] [--extra FILE] [--thresholds]
 
-Why grouped: sentences that share half their words or more (near-duplicates written from one
-idea) are kept in one fold, so a model is not rewarded for remembering a twin. Printed per
-model: average precision (AP) of the danger score, danger recall at precision 0.90 (R@P.90),
-recall / precision at a few thresholds, and per-category recall at the threshold giving
-precision 0.90.
+Why grouped: sentences that share half the words of the longer one or more (near-duplicates
+written from one idea) are kept in one fold, so a model is not rewarded for remembering a
+twin. Printed per model: average precision (AP) of the danger score, danger recall at
+precision 0.90 (R@P.90), recall / precision at a few thresholds, and per-category recall at
+the threshold giving precision 0.90. ``--extra``: sentences only ever trained on (new ones,
+so the figures compare like with like with the pool before them); the models are those of
+``candidates`` in ``main`` (docs/safety.md gives what each scored).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def scores(truth: list[str], danger: list[float]) -> tuple[float, float, float]:
     return ap, best, at
 
 
-def summary(name: str, truth: list[str], danger: list[float], cats: list[str]) -> None:
+def summary(name: str, truth: list[str], danger: list[float]) -> None:
     ap, r90, at = scores(truth, danger)
     points = []
     for threshold in THRESHOLDS:
@@ -85,7 +87,6 @@ def summary(name: str, truth: list[str], danger: list[float], cats: list[str]) -
     print(f"{name}: AP {ap:.3f}  R@P.90 {r90:.3f} (at {at:.2f})")
     print("   " + "  ".join(points))
     print("   at P.90: " + "  ".join(per))
-    del cats
 
 
 Model = Callable[[Any, Rows, Any, Rows], list[dict[str, float]]]
@@ -258,7 +259,7 @@ def main() -> None:
     chosen = args.models.split(",") if args.models else list(candidates)
     for name in chosen:
         probs = cross_validate(rows, x, candidates[name], fold, args.folds)
-        summary(name, truth, [1.0 - p[NONE] for p in probs], [])
+        summary(name, truth, [1.0 - p[NONE] for p in probs])
         if args.thresholds:
             print(per_category(truth, probs, [f for f in fold if f >= 0]))
         if args.save:
