@@ -171,7 +171,9 @@ def export(
     little-endian, in the same order. A word's row (``w:``) holds the weights of its letter
     pieces too, so the app weighs a trained word with one row. A word piece's weights are the
     dense weights applied to its scaled vector, so a window's mean of them is what the model
-    gives its mean vector."""
+    gives its mean vector. Trained words come first, and after the pieces ``weights.bin``
+    holds, for each of them, its word pieces' summed weights and their count (one more float
+    a row): the app reads a known word without cutting it into pieces."""
     import array
     import sys
 
@@ -180,14 +182,17 @@ def export(
     names, values = [], array.array("f")
     sparse = len(vec.feature_names_)
     coef = dict(zip(vec.feature_names_, model.coef_[:, :sparse].T, strict=True))
-    for name, column in coef.items():
-        if max(abs(v) for v in column) >= keep:
-            if name.startswith("w:"):  # the word's row holds its letter pieces too
-                pieces_of = word_features(name[2:], False)[1:]
-                column = column + sum(coef[p] for p in pieces_of if p in coef)
-            names.append(name)
-            values.extend(float(v) for v in column)
+    kept = [n for n, col in coef.items() if max(abs(v) for v in col) >= keep]
+    kept.sort(key=lambda name: not name.startswith("w:"))  # trained words first
+    for name in kept:
+        column = coef[name]
+        if name.startswith("w:"):  # the word's row holds its letter pieces too
+            pieces_of = word_features(name[2:], False)[1:]
+            column = column + sum(coef[p] for p in pieces_of if p in coef)
+        names.append(name)
+        values.extend(float(v) for v in column)
     pieces = 0
+    words = array.array("f")
     if meaning is not None:
         folded = meaning.table @ model.coef_[:, sparse:].T * meaning.factor
         by_index = sorted(meaning.index, key=meaning.index.__getitem__)
@@ -195,6 +200,14 @@ def export(
             names.append(piece)
             values.extend(float(v) for v in row)
         pieces = len(by_index)
+        # each trained word's pieces, summed, and how many: a known word is one lookup
+        for name in kept:
+            if not name.startswith("w:"):
+                break
+            found = [meaning.index[p] for p in split(name[2:], meaning.index)]
+            summed = folded[found].sum(0) if found else [0.0] * len(classes)
+            words.extend([*(float(v) for v in summed), float(len(found))])
+    values.extend(words)
     if sys.byteorder != "little":
         values.byteswap()
     header = {
@@ -204,13 +217,14 @@ def export(
         "trained_on": len(rows),
         "c": c,
         "pieces": pieces,
+        "words": len(words) // (len(classes) + 1),
         "meaning": meaning.weight if meaning else 0,
     }
     OUT.with_suffix(".txt").write_text(json.dumps(header) + "\n" + "\n".join(names) + "\n")
     OUT.with_suffix(".bin").write_bytes(values.tobytes())
     size = sum(OUT.with_suffix(s).stat().st_size for s in (".txt", ".bin")) / 1024
-    kept = len(names) - pieces
-    print(f"wrote {OUT}.txt and .bin ({kept:,} features, {pieces:,} pieces, {size:.0f} KiB)")
+    features = len(names) - pieces
+    print(f"wrote {OUT}.txt and .bin ({features:,} features, {pieces:,} pieces, {size:.0f} KiB)")
 
 
 STARTS = ROOT / "companion" / "coach" / "safety" / "starts.py"

@@ -100,9 +100,9 @@ def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
         for sentence in sentences(row["text"]):
             spelled = tokens(sentence)
             text = " ".join(spelled)
-            every = {name for name, pattern in lexicon.PATTERNS.items() if pattern.search(text)}
+            every = {name for name, pattern in lexicon.patterns().items() if pattern.search(text)}
             assert every <= lexicon.possible(text), text
-            assert {m for m in lexicon.marks(spelled) if m in lexicon.PATTERNS} == every
+            assert {m for m in lexicon.marks(spelled) if m in lexicon.SOURCES} == every
             checked += 1
     assert checked > 5000
     assert lexicon.possible("slept well, lovely walk") == set()

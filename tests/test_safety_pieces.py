@@ -45,3 +45,34 @@ def test_a_window_weighs_the_mean_of_its_pieces_and_the_sum_of_its_words() -> No
             once[category] / once[model.NONE]
         )
         assert abs(moved - (words[i] - words[none])) < 1e-4, category
+
+
+def test_a_trained_word_is_looked_up_as_its_pieces_would_weigh_it() -> None:
+    """The export sums each trained word's pieces once; the lookup must be what cutting the
+    word at run time gives."""
+    w = model.weights()
+    width = len(w.classes)
+    trained = [name[2:] for name in list(w.at)[:2000] if name.startswith("w:")]
+    assert len(w.known) and trained
+    for word in trained[::20]:
+        _, summed, count = model._word(word, False)
+        found = split(word, w.pieces)
+        assert count == len(found)
+        for i in range(width):
+            expected = sum(w.values[w.pieces[p] + i] for p in found)
+            assert math.isclose(summed[i], expected, rel_tol=1e-4, abs_tol=1e-5)
+
+
+def test_the_quick_verdict_is_the_verdict_of_the_probabilities() -> None:
+    """``window_verdict`` skips the dictionary of probabilities; it must decide the same."""
+    said = [
+        "gave my guitar to jake today",
+        "i want to end my life. took all of my pills just now",
+        "this commute is killing me",
+        "tired. so tired of all of it",
+    ]
+    for text in said:
+        window = sentences(normalise(text))
+        for threshold in (None, 0.5):
+            probs = model.window_probabilities(window)
+            assert model.window_verdict(window, threshold) == model.verdict(probs, threshold)

@@ -46,10 +46,11 @@ class Unlocked:
     def warm(self) -> None:
         """What the first search or message would otherwise wait for, read ahead (the app
         does it in a thread once Today shows): the index's large buckets, then everything
-        the coach's memory section caches until it changes, and the words of every fact
-        (the memory update compares each new fact with all of them)."""
+        the coach's memory section caches until it changes, the words of every fact
+        (the memory update compares each new fact with all of them), and the crisis
+        detector's weights and patterns."""
         from companion.activity import profile
-        from companion.coach import context  # the coach is not on every command's path
+        from companion.coach import context, safety  # the coach is not on every command's path
         from companion.memory import likeness, store
 
         self.vault.index.warm()
@@ -57,6 +58,7 @@ class Unlocked:
         name = str(profile.load(self.vault).get("preferred_name") or "").strip()
         for fact in store.live_facts(self.vault):  # what the memory update compares with
             likeness.canonical(fact.text, (name,) if name else ())
+        safety.warm()  # the first entry, note or message read for danger
 
     def close(self, settle: bool = False) -> None:
         """Lock: with ``settle`` (the app, a moment nobody is typing) what waits in the

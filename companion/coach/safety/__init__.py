@@ -22,6 +22,7 @@ __all__ = [
     "assess",
     "detect",
     "new_sentences",
+    "warm",
 ]
 
 EMERGENCY, CRISIS = "emergency", "crisis"
@@ -87,8 +88,7 @@ def _windows(text: str) -> list[list[str]]:
         return [parts] if parts else []
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:
-        pattern = model.alarm()
-        marked = [i for i, part in enumerate(parts) if pattern.search(part)]
+        marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
     return [parts[i : i + WINDOW] for i in starts]
@@ -101,7 +101,7 @@ def assess(text: str) -> Danger | None:
     # Many windows give many chances of a false alarm: a long text needs more certainty.
     threshold = None if len(windows) <= 1 else LONG_TEXT_THRESHOLD
     for window in windows:
-        category = model.verdict(model.window_probabilities(window), threshold)
+        category = model.window_verdict(window, threshold)
         if category != model.NONE:
             found.append(category)
     if not found:
@@ -117,6 +117,16 @@ def new_sentences(before: str, after: str) -> str:
     do not raise the alarm again."""
     known = set(sentences(before))
     return "\n".join(s for s in sentences(after) if s not in known)
+
+
+def warm() -> None:
+    """Load the weights and compile every pattern of the lexicon ahead of the first text: the
+    app does it in its warm-up thread, so its first message pays for neither; a command reads
+    one text and compiles only the patterns that text could match."""
+    from companion.coach.safety import lexicon
+
+    model.weights()
+    lexicon.patterns()
 
 
 def detect(text: str) -> bool:

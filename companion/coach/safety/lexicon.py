@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from companion.coach.safety.starts import ANYWHERE, STEM_STARTS, WORD_STARTS
@@ -179,13 +180,26 @@ MODIFIER_WORDS: dict[str, frozenset[str]] = {
 }
 
 
-def _compile(parts: list[str]) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(f"(?:{p})" for p in parts) + r")\b")
+def _source(parts: list[str]) -> str:
+    return r"\b(?:" + "|".join(f"(?:{p})" for p in parts) + r")\b"
 
 
-CONCEPTS = {name: _compile(parts) for name, parts in CONCEPT_PARTS.items()}
-MODIFIERS = {name: _compile(parts) for name, parts in MODIFIER_PARTS.items()}
-PATTERNS = {f"k:{n}": p for n, p in CONCEPTS.items()} | {f"m:{n}": p for n, p in MODIFIERS.items()}
+SOURCES: dict[str, str] = {f"k:{n}": _source(p) for n, p in CONCEPT_PARTS.items()} | {
+    f"m:{n}": _source(p) for n, p in MODIFIER_PARTS.items()
+}
+"""Each concept's and modifier's pattern, as text: compiled when first searched
+(``compiled``). Compiling all 14 at import cost 10 ms of the detector's 14 ms import, and
+most texts need only a few of them (``possible``)."""
+
+
+@cache
+def compiled(name: str) -> re.Pattern[str]:
+    return re.compile(SOURCES[name])
+
+
+def patterns() -> dict[str, re.Pattern[str]]:
+    """Every pattern, compiled (for tests and tools)."""
+    return {name: compiled(name) for name in SOURCES}
 
 
 def _parser() -> Any:
@@ -252,8 +266,8 @@ def derive_starts() -> Starts:
     words: dict[str, set[str]] = {}
     stems: dict[str, set[str]] = {}
     anywhere = set()
-    for name, pattern in PATTERNS.items():
-        for head, open_ in _heads(_parser().parse(pattern.pattern)):
+    for name, source in SOURCES.items():
+        for head, open_ in _heads(_parser().parse(source)):
             first = RUN.match(head)
             if first is None:
                 anywhere.add(name)
@@ -288,7 +302,7 @@ def marks(spelled: list[str]) -> frozenset[str]:
     text = " ".join(spelled)
     words = set(spelled)
     return frozenset(
-        [name for name in possible(text) if PATTERNS[name].search(text)]
+        [name for name in possible(text) if compiled(name).search(text)]
         + [f"m:{name}" for name, group in MODIFIER_WORDS.items() if words & group]
     )
 
