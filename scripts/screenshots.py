@@ -62,12 +62,14 @@ def keys(*pressed: str) -> Callable[[Pilot], Awaitable[None]]:
     return step
 
 
-def command(action: str) -> Callable[[Pilot], Awaitable[None]]:
-    """A palette command's dialog (the app's ``action_<action>``)."""
+def command(errand: str) -> Callable[[Pilot], Awaitable[None]]:
+    """A palette command's dialog (``companion.tui.commands.<errand>``)."""
 
     async def step(pilot: Pilot) -> None:
+        from companion.tui import commands
+
         await unlock(pilot)
-        getattr(pilot.app, f"action_{action}")()
+        getattr(commands, errand)(pilot.app)
         await settle(pilot)
 
     return step
@@ -166,7 +168,7 @@ SHOTS: dict[str, Callable[[Pilot], Awaitable[None]]] = {
     "sos-emergency": sos_after_an_overdose,
     "help": go("f1"),
     "passphrase": command("change_passphrase"),
-    "import": command("import"),
+    "import": command("import_history"),
     "today-light": light_today,
 }
 
