@@ -41,7 +41,7 @@ OWNERS: dict[str, set[str]] = {
     "companion.activity.profile": {"Profile"},
     "companion.activity.drafts": {"Draft"},
     "companion.vault.settings": {"Setting"},
-    "companion.vault.postings": {"IndexBucket", "IndexDelta", "IndexState"},
+    "companion.vault.index": {"IndexBucket", "IndexDelta", "IndexState"},
     "companion.llm.ledger": {"OutboundCall"},
     "companion.memory.store": {"Fact"},
     "companion.memory.summaries": {"DailyMemory", "SessionSummary"},

@@ -1,5 +1,5 @@
 """Search as a person types it, in the app and on the command line, over the same sealed
-index the coach's recall uses (vault/postings.py, ranked by rank.py): every term must match,
+index the coach's recall uses (vault/index.py, ranked by rank.py): every term must match,
 the last also as a prefix ("crav" finds "cravings"), "quoted phrases" match as phrases, best
 matches first and newer first on ties, or newest first when asked. Journal entries, check-in
 notes and chats (both sides, off the record included: they are the user's own words)."""

@@ -224,7 +224,7 @@ class UrgeEvent(Record):
 
 class IndexBucket(Record):
     """Schema 7: the search index's postings for the terms whose first three letters hash to
-    this bucket (see vault/postings.py)."""
+    this bucket (see vault/index.py)."""
 
     id = pw.IntegerField(primary_key=True)
     payload = pw.BlobField()

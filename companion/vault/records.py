@@ -16,7 +16,7 @@ from typing import Any
 import peewee as pw
 
 from companion.errors import DiskFull, RecordDamaged
-from companion.vault import documents, integrity, postings
+from companion.vault import documents, index, integrity, postings
 from companion.vault.crypto import Sealer
 from companion.vault.models import Record
 
@@ -69,7 +69,7 @@ class Records:
         self.manifest: integrity.Manifest | None = None
         """The integrity manifest as of the last write; None while it cannot be trusted."""
         self._manifest_dirty = False
-        self.index = postings.Index(self)
+        self.index = index.Index(self)
         """The sealed search index, written in the same transaction as what it indexes."""
         self._index_batch = postings.Batch()
 
@@ -235,7 +235,7 @@ class Records:
             self.manifest.tables[table] = [0, 0]
             self._manifest_dirty = True
 
-    def rebuild_index(self, progress: postings.Progress | None = None) -> int:
+    def rebuild_index(self, progress: index.Progress | None = None) -> int:
         """Build the search index again from every table; returns how many documents."""
         with self.transaction():
             self._index_batch = postings.Batch()  # the build reads what this wrote
