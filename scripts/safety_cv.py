@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scripts.train_safety import NONE, THRESHOLDS, Meaning, design, load, training_rows
+from scripts.train_safety import NONE, Meaning, curve, design, load, training_rows
 
 Rows = list[dict[str, str]]
 
@@ -73,19 +73,12 @@ def scores(truth: list[str], danger: list[float]) -> tuple[float, float, float]:
 
 def summary(name: str, truth: list[str], danger: list[float]) -> None:
     ap, r90, at = scores(truth, danger)
-    points = []
-    for threshold in THRESHOLDS:
-        hits = [(t != NONE, d >= threshold) for t, d in zip(truth, danger, strict=True)]
-        tp = sum(t and h for t, h in hits)
-        fp = sum(h and not t for t, h in hits)
-        positives = sum(t for t, _ in hits)
-        points.append(f"{threshold:.2f} {tp / positives:.3f}/{tp / max(1, tp + fp):.3f}")
     per = []
     for cat in sorted(set(truth) - {NONE}):
         idx = [i for i, t in enumerate(truth) if t == cat]
         per.append(f"{cat[:8]} {sum(danger[i] >= at for i in idx) / len(idx):.2f}")
     print(f"{name}: AP {ap:.3f}  R@P.90 {r90:.3f} (at {at:.2f})")
-    print("   " + "  ".join(points))
+    print(" " + curve(truth, danger))
     print("   at P.90: " + "  ".join(per))
 
 
