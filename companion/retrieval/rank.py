@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from companion.retrieval.order import Allowed, best_first, day_finder
+from companion.retrieval.shares import Shares, summed
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
 from companion.vault.postings import EPOCH, Postings
@@ -64,6 +65,7 @@ class Index:
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
         self.store = vault.index
+        self.shares = Shares()
 
     def __len__(self) -> int:
         return self.store.totals()[0]
@@ -183,6 +185,41 @@ class Index:
             scores = {key: scores[key] for key in within if key in scores}
         return scores
 
+    def _summed(
+        self,
+        weights: dict[str, float],
+        within: set[int] | None,
+        codes: set[int] | None,
+        seen: dict[str, list[tuple[Postings, int, int]]],
+    ) -> dict[int, float]:
+        """``_scores`` as a search asks it (all rows, no days), from each run's shares kept
+        between searches (shares.py): the same sums, in the same order."""
+        n, total = self.store.totals()
+        average = total / n if n and total else 1.0
+        fixed, per_length = K1 * (1 - B), K1 * B / average
+        parts: list[dict[int, float]] = []
+        runs_seen: dict[str, list[tuple[Postings, int, int]]] = {}
+        for term, weight in weights.items():
+            lists = self.store.postings(term)
+            df = sum(len(p) for p in lists)
+            if not df:
+                continue
+            idf = self._idf(df, n) * weight * (K1 + 1)
+            for found in lists:
+                if not found.ordered or codes is None:
+                    runs = [(0, len(found))]
+                else:  # each kind is one run of keys
+                    runs = [found.run_of(code) for code in sorted(codes)]
+                for start, end in runs:
+                    only = codes if not found.ordered else None
+                    part = self.shares.of(found, start, end, idf, fixed, per_length, only)
+                    if part is None:  # a key twice: summed row by row
+                        return self._scores(weights, within=within, codes=codes, seen=seen)
+                    parts.append(part)
+                    runs_seen.setdefault(term, []).append((found, start, end))
+        seen.update(runs_seen)
+        return summed(parts, within)
+
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
         for found in self.store.postings(term):
@@ -245,9 +282,10 @@ class Index:
         days: dict[int, int] = {}
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         within = None if len(alternatives) == 1 else candidates  # one word: all match
-        scores = self._scores(
-            weights, within=within, codes=codes, seen=seen, days=days if newest else None
-        )
+        if newest:
+            scores = self._scores(weights, within=within, codes=codes, seen=seen, days=days)
+        else:
+            scores = self._summed(weights, within, codes, seen)
         day_of = day_finder(seen, days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
