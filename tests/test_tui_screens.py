@@ -161,6 +161,7 @@ def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
         assert entries.get_option_at_index(entries.option_count - 1).id != "more"
         assert entries.option_count == 61
 
+
 def test_search_typed_key_by_key_lists_what_the_box_says(created) -> None:
     """Typed a key at a time, the list shows the search for the whole word; a search longer
     than the box scrolls within it (the cursor stays in view, the screen keeps its layout)."""
