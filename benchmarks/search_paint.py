@@ -5,8 +5,9 @@
 ``tui_bench`` measures one search per app session (two sessions by default), which on a shared
 machine moves by 2x from run to run. This unlocks the app once per session, opens the journal
 and sets the search box to five queries in turn, ``--rounds`` times (``--fresh``: fifteen,
-each once), printing the median typed-to-painted time and, for each step, when it happened after the value changed: the search
-thread began, the results were in, they were put in the list, the paint began and ended.
+each once), printing the median typed-to-painted time and, for each step, when it happened
+after the value changed: the search thread began, the results were in, they were put in the
+list, the paint began and ended.
 DIR holds the ten-year vault (built by benchmarks/tenyear.py if missing).
 """
 
