@@ -17,8 +17,8 @@ from collections.abc import Collection
 from companion.vault.documents import SHIFT
 from companion.vault.postings import Postings
 
-MOST_ROWS = 200_000
-"""Rows' shares kept at most (about 12 MB): a dozen common words' runs."""
+MOST_ROWS = 120_000
+"""Rows' shares kept at most (about 12 MB, some 100 bytes a row): a dozen common words' runs."""
 
 Key = tuple[int, int, int, int, float, float, float, frozenset[int] | None]
 
