@@ -1,12 +1,13 @@
 """Search in the app, typed to painted, many times per app session, and where the time goes.
 
-    python -m benchmarks.search_paint --keep DIR [--rounds N] [--sessions S]
+    python -m benchmarks.search_paint --keep DIR [--rounds N] [--sessions S] [--fresh]
 
 ``tui_bench`` measures one search per app session (two sessions by default), which on a shared
 machine moves by 2x from run to run. This unlocks the app once per session, opens the journal
-and sets the search box to five queries in turn, ``--rounds`` times, printing the median
-typed-to-painted time and, for each step, when it happened after the value changed: the search
-thread began, the results were in, they were put in the list, the paint began and ended.
+and sets the search box to five queries in turn, ``--rounds`` times (``--fresh``: fifteen,
+each once), printing the median typed-to-painted time and, for each step, when it happened
+after the value changed: the search thread began, the results were in, they were put in the
+list, the paint began and ended.
 DIR holds the ten-year vault (built by benchmarks/tenyear.py if missing).
 """
 
@@ -23,10 +24,17 @@ from benchmarks.tenyear import PASSPHRASE, build
 from benchmarks.tui_bench import instrument, painted_after
 
 QUERIES = ["sponsor kitchen", "craving work", "meeting sober", "sleep tired", "walk park"]
+FRESH = [  # --fresh: each once, so nothing a search keeps (rank.py's shares) is reused whole
+    "sponsor kitchen", "craving work", "meeting sober", "sleep tired", "walk park",
+    "coffee rain", "anxious morning", "grateful family", "gym run", "dinner friends",
+    "call mom", "tired night", "work stress", "weekend plans", "church group",
+]  # fmt: skip
 STEPS = ("search began", "results in", "in the list", "paint began", "painted")
 
 
-async def session(root: Path, rounds: int) -> list[tuple[float, dict[str, float]]]:
+async def session(
+    root: Path, rounds: int, queries: list[str] = QUERIES
+) -> list[tuple[float, dict[str, float]]]:
     from textual import events
     from textual.screen import Screen
 
@@ -92,7 +100,7 @@ async def session(root: Path, rounds: int) -> list[tuple[float, dict[str, float]
             index.search = timed_search  # type: ignore[method-assign]
             await asyncio.sleep(0.3)
             for _ in range(rounds):
-                for query in QUERIES:
+                for query in queries:
                     marks.clear()
                     started = time.perf_counter()
                     screen.query_one("#search").value = query
@@ -110,11 +118,15 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, required=True)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sessions", type=int, default=1)
+    parser.add_argument("--fresh", action="store_true", help="15 queries, each once")
     args = parser.parse_args()
     if not (args.keep / "vault.db").exists():
         build(args.keep)
     for number in range(args.sessions):
-        found = asyncio.run(session(args.keep, args.rounds))
+        if args.fresh:
+            found = asyncio.run(session(args.keep, 1, FRESH))
+        else:
+            found = asyncio.run(session(args.keep, args.rounds))
         totals = [total for total, _ in found]
         print(
             f"session {number + 1}: typed to painted, median {statistics.median(totals):.1f} ms "

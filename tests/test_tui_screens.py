@@ -119,8 +119,9 @@ def test_today_counts_from_a_logged_slip_the_user_has_not_reset(created) -> None
 
 
 def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
-    """Sixty matching entries: the list shows the best 25 and a line for more; moving onto
-    it brings the next 25; the newest words typed win over an older search."""
+    """Sixty matching entries: the list shows what fits and a few more (search_page: its
+    height in two-line rows) and a line for more; moving onto it brings the next page; the
+    newest words typed win over an older search."""
     paths, _ = created
     with reopen(paths) as vault, vault.transaction():
         for n in range(60):
@@ -135,23 +136,30 @@ def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
         search.value = "sponsor"
         await settle(pilot)
         entries = app.screen.query_one("#entries")
+        page = app.screen.search_page()
+        height = entries.scrollable_content_region.height
+        assert height // 2 < page < 25  # a screenful and a few, not 25
         assert app.screen.listed == "sponsor"
-        assert entries.option_count == 26
-        assert entries.get_option_at_index(25).id == "more"
+        assert entries.option_count == page + 1
+        assert entries.get_option_at_index(page).id == "more"
         # Saving an entry while the search shows: the list is drawn again from the top.
         app.screen.query_one("#editor").insert("Sponsor, again")
         await pilot.press("ctrl+s")
         await settle(pilot)
-        assert entries.option_count == 26 and entries.get_option_at_index(25).id == "more"
+        assert entries.option_count == page + 1 and entries.get_option_at_index(page).id == "more"
         assert entries.get_option_at_index(0).id == str(app.screen.entry_id)  # the best match
         entries.focus()
-        entries.highlighted = 25
+        entries.highlighted = page
         await settle(pilot)
-        assert entries.option_count == 51
-        ids = [entries.get_option_at_index(i).id for i in range(50)]
-        assert len(set(ids)) == 50  # the next page, none twice
-
-    drive(paths, scenario)
+        assert entries.option_count == 2 * page + 1
+        ids = [entries.get_option_at_index(i).id for i in range(2 * page)]
+        assert len(set(ids)) == 2 * page  # the next page, none twice
+        # Down to the last: every match can be reached from the keyboard, the best 100 at most.
+        for _ in range(10):
+            await pilot.press("end")
+            await settle(pilot)
+        assert entries.get_option_at_index(entries.option_count - 1).id != "more"
+        assert entries.option_count == 61
 
 
 def test_search_typed_key_by_key_lists_what_the_box_says(created) -> None:

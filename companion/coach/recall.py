@@ -19,8 +19,9 @@ from companion import clock
 from companion.activity import chat, profile
 from companion.memory import entities, store, summaries
 from companion.retrieval import dates, lexicon
+from companion.retrieval.cover import Scored
 from companion.retrieval.order import Allowed
-from companion.retrieval.rank import Doc, Index, Scored
+from companion.retrieval.rank import Doc, Index
 from companion.vault import Vault, words
 
 RECALL = re.compile(

@@ -15,10 +15,12 @@ import heapq
 import math
 import re
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
 from datetime import date
 
-from companion.retrieval.order import Allowed, best_first, day_finder
+from companion.retrieval import cover
+from companion.retrieval.cover import Scored
+from companion.retrieval.order import Allowed, day_finder
+from companion.retrieval.shares import Shares, summed
 from companion.vault import Vault, documents, words
 from companion.vault.documents import CODES, KINDS, SHIFT, Document, Ref
 from companion.vault.postings import EPOCH, Postings
@@ -30,21 +32,8 @@ SCAN_LIMIT = 600
 much, and the newest documents are the ones that matter."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
-UNKNOWN = 0.5  # a word in no document weighs at least this share of the rarest (_rarities)
-POOL = 2  # times as many as asked for are ranked by score first, then by what they hold
-COVERED = 0.25  # added to the share of the question held before it weighs the score
-LIGHT_SHARE = 0.5  # of a light word's rarity in coverage: it says less than a topic's word
 PHRASE = re.compile(r'"([^"]+)"')
 Doc = Document
-
-
-@dataclass(frozen=True)
-class Scored:
-    doc: Doc
-    score: float
-    coverage: float = 1.0  # the share of the question's weight this document holds
-    direct: bool = True  # it holds one of the question's own words (or a name it points at)
-    topical: bool = True  # it holds a word that names a topic (not only "want", "see")
 
 
 def _rows_of(found: Postings, wanted: Collection[int]) -> list[tuple[int, int, int, int]]:
@@ -64,6 +53,7 @@ class Index:
     def __init__(self, vault: Vault) -> None:
         self.vault = vault
         self.store = vault.index
+        self.shares = Shares()
 
     def __len__(self) -> int:
         return self.store.totals()[0]
@@ -76,27 +66,6 @@ class Index:
 
     def _df(self, term: str) -> int:
         return sum(len(p) for p in self.store.postings(term))
-
-    def _rarities(
-        self, concepts: list[dict[str, float]], topics: list[bool], n: int
-    ) -> list[float]:
-        """What each word of a question weighs in coverage: its IDF (half for a light word).
-        A word that neither it nor any word that says it is in a document has no IDF to
-        speak of (BM25's value for it is the rarest there can be, and let "my job at the
-        moment" sink the job): it weighs as much as the question's most telling known word,
-        and at least UNKNOWN of the rarest ("a cousin called Bartholomew" is not "called")."""
-        rarest = self._idf(0, n)
-        out: list[float | None] = []
-        for concept, topic in zip(concepts, topics):  # noqa: B905
-            own = next(iter(concept))
-            df = self._df(own)
-            if not df and not any(self._df(t) for t in concept if t != own):
-                out.append(None)
-            else:
-                out.append(self._idf(df, n) * (1.0 if topic else LIGHT_SHARE))
-        known = [r for r, topic in zip(out, topics) if r is not None and topic]  # noqa: B905
-        unknown = max([UNKNOWN * rarest, *known])
-        return [unknown if r is None else r for r in out]
 
     def _scores(
         self,
@@ -183,6 +152,41 @@ class Index:
             scores = {key: scores[key] for key in within if key in scores}
         return scores
 
+    def _summed(
+        self,
+        weights: dict[str, float],
+        within: set[int] | None,
+        codes: set[int] | None,
+        seen: dict[str, list[tuple[Postings, int, int]]],
+    ) -> dict[int, float]:
+        """``_scores`` as a search asks it (all rows, no days), from each run's shares kept
+        between searches (shares.py): the same sums, in the same order."""
+        n, total = self.store.totals()
+        average = total / n if n and total else 1.0
+        fixed, per_length = K1 * (1 - B), K1 * B / average
+        parts: list[dict[int, float]] = []
+        runs_seen: dict[str, list[tuple[Postings, int, int]]] = {}
+        for term, weight in weights.items():
+            lists = self.store.postings(term)
+            df = sum(len(p) for p in lists)
+            if not df:
+                continue
+            idf = self._idf(df, n) * weight * (K1 + 1)
+            for found in lists:
+                if not found.ordered or codes is None:
+                    runs = [(0, len(found))]
+                else:  # each kind is one run of keys
+                    runs = [found.run_of(code) for code in sorted(codes)]
+                for start, end in runs:
+                    only = codes if not found.ordered else None
+                    part = self.shares.of(found, start, end, idf, fixed, per_length, only)
+                    if part is None:  # a key twice: summed row by row
+                        return self._scores(weights, within=within, codes=codes, seen=seen)
+                    parts.append(part)
+                    runs_seen.setdefault(term, []).append((found, start, end))
+        seen.update(runs_seen)
+        return summed(parts, within)
+
     def _holding(self, term: str, codes: set[int] | None = None) -> set[int]:
         out: set[int] = set()
         for found in self.store.postings(term):
@@ -245,9 +249,10 @@ class Index:
         days: dict[int, int] = {}
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         within = None if len(alternatives) == 1 else candidates  # one word: all match
-        scores = self._scores(
-            weights, within=within, codes=codes, seen=seen, days=days if newest else None
-        )
+        if newest:
+            scores = self._scores(weights, within=within, codes=codes, seen=seen, days=days)
+        else:
+            scores = self._summed(weights, within, codes, seen)
         day_of = day_finder(seen, days)
         # Only the best few are sorted (phrases may turn many down: then all of them); every
         # document that ties with the last of them is in, so ties still go newer first.
@@ -301,7 +306,7 @@ class Index:
         share of the question's weight it holds. ``concepts`` has one entry per word of the
         question: the terms that say it, the word's own first, each with the credit it earns
         (without, each term at 1.0 is a word). A word is held by any of its terms, weighed by
-        the word's own rarity (a word no document holds: see _rarities; recall drops the words
+        the word's own rarity (a word no document holds: see cover.rarities; recall drops the words
         that only frame a question, "the name of"). ``light`` words ("want", "see") count for
         less and name no topic: ``topical`` says whether a document holds a word that does. With
         ``distinct``, the same words once (a fact saved ten times takes one place)."""
@@ -321,77 +326,21 @@ class Index:
             def lift(day: int) -> float:
                 return 1 + RECENCY * math.pow(0.5, max(0, now - day) / HALF_LIFE_DAYS)
 
-        if concepts is None:
-            concepts = [{t: 1.0} for t, w in weights.items() if w == 1.0]
         n = self.store.totals()[0]
-        topics = [next(iter(c)) not in light for c in concepts]
-        rarity = self._rarities(concepts, topics, n)
-        whole = sum(rarity) or 1.0
-
-        def holds(key: int, term: str) -> bool:
-            for found, start, end in seen.get(term, ()):
-                if found.ordered:
-                    at = bisect.bisect_left(found.keys, key, start, end)
-                    if at < end and found.keys[at] == key:
-                        return True
-                elif key in found.keys[start:end]:
-                    return True
-            return False
-
-        asked = {t for c in concepts for t in c if t in seen}
-
-        def coverage_of(key: int) -> tuple[float, bool]:  # only of the documents returned
-            there = {t for t in asked if holds(key, t)}
-            got, topical = 0.0, False
-            for r, concept, topic in zip(rarity, concepts, topics):  # noqa: B905
-                best = 0.0  # the best credit among the word's terms this document holds
-                for term, credit in concept.items():
-                    if credit > best and term in there:
-                        best = credit
-                got += r * best
-                topical = topical or (topic and best > 0)
-            return min(1.0, got / whole), topical
-
-        # The best few by score, then by the share of the question each holds as well: one
-        # holding more of what was asked, in other words ("lent" for "owe"), before one holding
-        # a common word of it as said ("money"); one with only another word for a word after
-        # one with the word itself ("rent" written before "apartment", unless far rarer).
-        own = [term for term, weight in weights.items() if weight >= 1.0]
-        size = limit or 1
-        pool = next(best_first(scores.keys(), scores, day_of, size, lift, 1 + RECENCY), [])
-        # and as many again by score alone (only these are lifted: lifting all that could
-        # reach twice as many was most of the time of a question naming a person)
-        taken = {key for key, _ in pool}
-        if len(scores) > len(taken):
-            edge = heapq.nlargest(size + len(taken), scores.values())[-1]
-            more = [k for k, v in scores.items() if v >= edge and k not in taken]
-            more.sort(key=scores.__getitem__, reverse=True)
-            for key in more[: POOL * size - len(pool)]:
-                pool.append((key, scores[key] * (lift(day_of(key)) if lift is not None else 1.0)))
-        ranked = []
-        for key, score in pool:
-            coverage, topical = coverage_of(key)
-            ranked.append((score * (COVERED + coverage), coverage, topical, key))
-        ranked.sort(key=lambda r: (r[0], day_of(r[3]), r[3]), reverse=True)
-        out: list[Scored] = []
-        told: set[str] = set()
-        for start in range(0, len(ranked), size):
-            part = ranked[start : start + size]
-            opened = self.open(r[3] for r in part)  # only as many as are asked for
-            for score, coverage, topical, key in part:
-                doc = opened.get(key)
-                if doc is None:
-                    continue
-                if distinct:  # the same words once
-                    same = " ".join(doc.text.lower().split())
-                    if same in told:
-                        continue
-                    told.add(same)
-                said = any(holds(key, term) for term in own)
-                out.append(Scored(doc, score, coverage, said, topical))
-            if len(out) >= limit:
-                break
-        return out[:limit]
+        return cover.best(
+            self,
+            scores,
+            seen,
+            day_of,
+            weights,
+            limit,
+            lift,
+            1 + RECENCY,
+            concepts,
+            light,
+            distinct,
+            n,
+        )
 
     def in_span(
         self,

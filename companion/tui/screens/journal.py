@@ -33,7 +33,8 @@ if TYPE_CHECKING:
 
 PAGE = 50
 SEARCH_LIMIT = 100  # the best matches: more words narrow it further
-SEARCH_PAGE = 25  # drawn at a time: a screenful and a little more
+SEARCH_PAGE = 25  # drawn at a time before the list has a height (then: search_page)
+SEARCH_AHEAD = 3  # rows past the list's height drawn with each page
 MORE = "more"
 SPAN_LIMIT = 200  # entries listed for a day, month or year (Ctrl+G)
 
@@ -143,7 +144,7 @@ class JournalScreen(DataScreen):
     def load_list(self) -> None:
         query = self.query_one("#search", Input).value.strip()
         if query:  # the list changes when the results are in; typing never waits
-            self.search(query, SEARCH_PAGE)
+            self.search(query, self.search_page())
             return
         self.workers.cancel_group(self, "journal-search")
         self.query_one("#entries", OptionList).clear_options()
@@ -153,6 +154,16 @@ class JournalScreen(DataScreen):
             self.show_span(self.span)
             return
         self.add_page()
+
+    def search_page(self) -> int:
+        """How many results are drawn at a time: what the list shows (rows are two lines:
+        headline_room) and a few more, so a page down lands on drawn rows. Each row drawn is
+        an entry decrypted, a height measured and a row rendered: 25 at once were a third of
+        typed to painted on a list showing 12."""
+        height = self.query_one("#entries", OptionList).scrollable_content_region.height
+        if height <= 0:  # not laid out yet
+            return SEARCH_PAGE
+        return min(SEARCH_LIMIT, (height + 1) // 2 + SEARCH_AHEAD)
 
     def show_span(self, when: When) -> None:
         """The entries of one day, month or year, newest first, under a line that says so."""
@@ -268,7 +279,8 @@ class JournalScreen(DataScreen):
     def near_end(self, event: OptionList.OptionHighlighted) -> None:
         if event.option.id == MORE:
             if self.listed:
-                self.search(self.listed, self.shown + SEARCH_PAGE, more=True)
+                limit = min(SEARCH_LIMIT, self.shown + self.search_page())
+                self.search(self.listed, limit, more=True)
             else:
                 self.add_page()
 

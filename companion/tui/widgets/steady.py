@@ -12,10 +12,18 @@ widget with ``height: auto`` or ``width: auto``.
 
 from __future__ import annotations
 
-from textual.geometry import Size
+from typing import Any
+
+from textual.cache import LRUCache
+from textual.content import Content
+from textual.geometry import Size, Spacing
 from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Padding
 from textual.widgets import Input
+from textual.widgets.option_list import Option
 
 from companion.tui.widgets.picklist import PickList
 
@@ -27,9 +35,41 @@ class SteadyInput(Input):
 
 
 class SteadyPickList(PickList):
-    """A PickList of a fixed height: new options repaint it, not the screen."""
+    """A PickList of a fixed height: new options repaint it, not the screen. Its rows are
+    rendered once per text, style and width, not once per list: OptionList forgets every
+    rendered row when its options are replaced, and a search typed a key at a time lists
+    mostly the same rows again (rendering a row was most of painting the list)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._rows: LRUCache[tuple[object, ...], list[Strip]] = LRUCache(maxsize=256)
+
+    def _get_option_render(self, option: Option, style: Style) -> list[Strip]:
+        prompt = option.prompt
+        padding: Spacing = self.get_component_styles("option-list--option").padding
+        cached = self._option_render_cache.get((option, style, padding))
+        if cached is not None:
+            return cached
+        if not isinstance(prompt, Content) or option._divider:
+            return super()._get_option_render(option, style)
+        width = self.scrollable_content_region.width - self._get_left_gutter_width()
+        key = (prompt.plain, tuple(prompt.spans), style, padding, width)
+        plain = self._rows.get(key)
+        if plain is None:  # as OptionList renders a row, less the row's place in the list
+            visual = self._get_visual(option)
+            if padding:
+                visual = Padding(visual, padding)
+            plain = [
+                strip.extend_cell_length(width, style.rich_style)
+                for strip in visual.to_strips(self, visual, width, None, style)
+            ]
+            self._rows[key] = plain
+        meta = {"option": self._option_to_index[option]}
+        strips = [strip.apply_meta(meta) for strip in plain]
+        self._option_render_cache[(option, style, padding)] = strips
+        return strips
 
 
 def paint_waiting(screen: Screen) -> bool:
