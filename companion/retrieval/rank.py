@@ -1,4 +1,4 @@
-"""Ranking over the vault's sealed index (vault/postings.py) with BM25: IDF, so a name
+"""Ranking over the vault's sealed index (vault/index.py) with BM25: IDF, so a name
 outweighs "today".
 
 Two ways to ask. ``search`` is what a person types: every term must match, the last also as a
