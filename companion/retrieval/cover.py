@@ -6,16 +6,24 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from companion.retrieval.order import best_first
 from companion.vault.documents import Document
 from companion.vault.postings import Postings
 
-if TYPE_CHECKING:
-    from companion.retrieval.rank import Index
+
+class Index(Protocol):
+    """What the best few need of rank.py's index (named here: rank.py imports this module)."""
+
+    def _idf(self, df: int, n: int) -> float: ...
+
+    def _df(self, term: str) -> int: ...
+
+    def open(self, keys: Iterable[int]) -> dict[int, Document]: ...
+
 
 UNKNOWN = 0.5  # a word in no document weighs at least this share of the rarest (rarities)
 POOL = 2  # times as many as asked for are ranked by score first, then by what they hold
