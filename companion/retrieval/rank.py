@@ -67,6 +67,21 @@ class Index:
     def _df(self, term: str) -> int:
         return sum(len(p) for p in self.store.postings(term))
 
+    def _weighted(
+        self, weights: dict[str, float]
+    ) -> tuple[float, float, list[tuple[str, list[Postings], float]]]:
+        """BM25's length terms, and each term held by some document with its postings and
+        its IDF times its weight (and K1 + 1): what both ways of summing start from."""
+        n, total = self.store.totals()
+        average = total / n if n and total else 1.0  # documents of function words only: 0
+        terms = []
+        for term, weight in weights.items():
+            lists = self.store.postings(term)
+            df = sum(len(p) for p in lists)
+            if df:
+                terms.append((term, lists, self._idf(df, n) * weight * (K1 + 1)))
+        return K1 * (1 - B), K1 * B / average, terms
+
     def _scores(
         self,
         weights: dict[str, float],
@@ -84,18 +99,11 @@ class Index:
         matter. ``seen`` collects the rows read for each term (for who holds what later).
         The hot loop of every question: no call and no test per row but the sum, so a
         filter is the caller's, once per document (``Allowed``)."""
-        n, total = self.store.totals()
-        average = total / n if n and total else 1.0  # documents of function words only: 0
-        fixed, per_length = K1 * (1 - B), K1 * B / average
+        fixed, per_length, terms = self._weighted(weights)
         scores: dict[int, float] = {}
         get = scores.get
         among: Collection[int] = within if within is not None else ()
-        for term, weight in weights.items():
-            lists = self.store.postings(term)
-            df = sum(len(p) for p in lists)
-            if not df:
-                continue
-            idf = self._idf(df, n) * weight * (K1 + 1)
+        for term, lists, idf in terms:
             for found in lists:
                 keys, counts, lengths = found.keys, found.counts, found.lengths
                 if within is not None and found.ordered and len(within) * 16 < len(found):
@@ -161,17 +169,10 @@ class Index:
     ) -> dict[int, float]:
         """``_scores`` as a search asks it (all rows, no days), from each run's shares kept
         between searches (shares.py): the same sums, in the same order."""
-        n, total = self.store.totals()
-        average = total / n if n and total else 1.0
-        fixed, per_length = K1 * (1 - B), K1 * B / average
+        fixed, per_length, terms = self._weighted(weights)
         parts: list[dict[int, float]] = []
         runs_seen: dict[str, list[tuple[Postings, int, int]]] = {}
-        for term, weight in weights.items():
-            lists = self.store.postings(term)
-            df = sum(len(p) for p in lists)
-            if not df:
-                continue
-            idf = self._idf(df, n) * weight * (K1 + 1)
+        for term, lists, idf in terms:
             for found in lists:
                 if not found.ordered or codes is None:
                     runs = [(0, len(found))]
