@@ -161,9 +161,9 @@ def set_off_record(vault: Vault, session_id: int, off_record: bool) -> None:
 _CHECKED: weakref.WeakKeyDictionary[Vault, dict[int, tuple[tuple[Any, ...], bool]]] = (
     weakref.WeakKeyDictionary()
 )
-_OFF_RECORD: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], frozenset[int]]] = (
-    weakref.WeakKeyDictionary()
-)
+_OFF_RECORD: weakref.WeakKeyDictionary[
+    Vault, tuple[tuple[object, ...], tuple[int, int, int], frozenset[int]]
+] = weakref.WeakKeyDictionary()
 
 
 def message_ids_in(session_ids: Iterable[int]) -> frozenset[int]:
@@ -177,23 +177,24 @@ def off_record_ids(vault: Vault) -> frozenset[int]:
     """Sessions kept out of memory: off the record, or damaged (a flag that fails its MAC may
     have been flipped, so a damaged session is treated as off the record). Kept until a
     session is added, changed or deleted: every message asks."""
-    mark = vault.table_mark("chat_session")
+    stamp = vault.changes(("chat_session",))
     cached = _OFF_RECORD.get(vault)
-    if cached is not None and cached[0] == mark:
-        return cached[1]
+    if cached is not None and cached[0] == stamp:
+        return cached[2]
+    mark = vault.table_mark("chat_session")
     found: set[int] | None = None
-    if cached is not None and mark[0] > cached[0][0]:
+    if cached is not None and mark[0] > cached[1][0]:
         # Sessions were only added (a chat begun): only they are read, when the table's
         # mark says nothing else moved (as many more rows, their versions all the change).
-        before = cached[0]
+        before = cached[1]
         added = list(integrity.rows(vault.conn, ChatSession, '"id" > ?', (before[1],)))
         if len(added) == mark[0] - before[0] and (
             sum(int(row["row_version"]) for row in added) == mark[2] - before[2]
         ):
-            found = set(cached[1]) | _off_record_in(vault, added)
+            found = set(cached[2]) | _off_record_in(vault, added)
     if found is None:
         found = _off_record_in(vault, integrity.rows(vault.conn, ChatSession))
-    _OFF_RECORD[vault] = (mark, frozenset(found))
+    _OFF_RECORD[vault] = (stamp, mark, frozenset(found))
     return frozenset(found)
 
 

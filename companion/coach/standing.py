@@ -3,8 +3,9 @@ reserved lines, the facts in force, recent momentum), read once and kept until i
 
 Each of those is a small read through peewee, MAC-checked and decrypted: together about 5 ms
 that every chat message paid although none of it moves between two messages. Kept per
-unlocked vault, keyed on the table marks of every table they come from (one statement), the
-sessions off the record, the day, and until the next fact or session summary expires.
+unlocked vault, keyed on the changes to every table they come from (as the integrity
+manifest counts them, in memory), the sessions off the record, the day, and until the next
+fact or session summary expires.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def standing(vault: Vault, today: date, read: Callable[[Vault, date], Standing])
     is stale (context.py's own reads, so there is one way to build a section)."""
     # The sessions off the record, not every session's mark: beginning a chat changes no
     # summary shown (and recall asks for them anyway: kept).
-    key = (today, vault.table_marks(TABLES), chat.off_record_ids(vault))
+    key = (today, vault.changes(TABLES), chat.off_record_ids(vault))
     kept = _KEPT.get(vault)
     if kept is not None and kept.key == key:
         now = clock.now()

@@ -179,13 +179,13 @@ _KNOWN: weakref.WeakKeyDictionary[Vault, tuple[object, list[Entity]]] = weakref.
 def known(vault: Vault, profile: dict[str, Any], fact_texts: list[str]) -> list[Entity]:
     """The people as they are now: kept in step with the profile and the facts (stored again
     only when that changes what is known), read once per change, not per message."""
-    mark = (vault.table_mark("fact"), vault.table_mark("profile"), vault.table_mark("setting"))
+    mark = vault.changes(("fact", "profile", "setting"))
     cached = _KNOWN.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]
     found = sync(vault, profile, fact_texts)
-    if (vault.table_mark("setting"),) != mark[2:]:  # sync stored a change: that is seen
-        mark = (mark[0], mark[1], vault.table_mark("setting"))
+    if vault.changes(("setting",)) != mark[2:]:  # sync stored a change: that is seen
+        mark = (*mark[:2], *vault.changes(("setting",)))
     _KNOWN[vault] = (mark, found)
     return found
 

@@ -138,13 +138,13 @@ def purge(vault: Vault) -> int:
     return emptied
 
 
-_MARKS: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], frozenset[str]]] = (
+_MARKS: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], frozenset[str]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
 def _marks(vault: Vault) -> frozenset[str]:
-    mark = vault.table_mark("fact")
+    mark = vault.changes(("fact",))
     cached = _MARKS.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]

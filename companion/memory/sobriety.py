@@ -71,7 +71,7 @@ _CACHE: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], date | None]]
 def latest_relapse(vault: Vault, after: date) -> date | None:
     """The newest day after ``after`` with a relapse logged. Read newest first, so a recent one
     costs a few decryptions; kept until a check-in or an urge changes."""
-    mark = (after, vault.table_mark("checkin"), vault.table_mark("urge_event"))
+    mark = (after, vault.changes(("checkin", "urge_event")))
     cached = _CACHE.get(vault)
     if cached is not None and cached[0] == mark:
         return cached[1]

@@ -175,7 +175,7 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
     )
 
 
-_LIVE: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], list[FactView]]] = (
+_LIVE: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], list[FactView]]] = (
     weakref.WeakKeyDictionary()
 )
 
@@ -183,7 +183,7 @@ _LIVE: weakref.WeakKeyDictionary[Vault, tuple[tuple[int, int, int], list[FactVie
 def live_facts(vault: Vault) -> list[FactView]:
     """Facts in force: not deleted, not superseded. Expired tiers are filtered by callers.
     Read again only when a fact changed (the coach asks on every message)."""
-    mark = vault.table_mark("fact")
+    mark = vault.changes(("fact",))
     cached = _LIVE.get(vault)
     if cached is not None and cached[0] == mark:
         return list(cached[1])
@@ -216,9 +216,22 @@ def history(vault: Vault, fact_id: int) -> list[FactView]:
     return versions
 
 
+_REPLACED: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], dict[int, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def replacements(vault: Vault) -> dict[int, int]:
     """Each replaced version's newest successor (live or not), from the plaintext links alone:
-    nothing is opened."""
+    nothing is opened. Read again only when a fact changed (recall asks on every message)."""
+    mark = vault.changes(("fact",))
+    cached = _REPLACED.get(vault)
+    if cached is None or cached[0] != mark:
+        cached = _REPLACED[vault] = (mark, _replacements())
+    return dict(cached[1])
+
+
+def _replacements() -> dict[int, int]:
     successor: dict[int, int] = {}
     rows = Fact.select(Fact.id, Fact.supersedes).where(
         (Fact.deleted == 0) & Fact.supersedes.is_null(False)

@@ -256,6 +256,17 @@ class Records:
         found = {int(n): (int(c), int(m), int(v)) for n, c, m, v in self.conn.execute(parts)}
         return tuple(found[n] for n in range(len(tables)))
 
+    def changes(self, tables: tuple[str, ...]) -> tuple[object, ...]:
+        """A stamp of ``tables`` that moves on every insert, update and delete, for caches
+        that only ask "changed since?": each table's count and the XOR of its rows' MACs as
+        the manifest keeps them (each write's MAC covers the row's new version), so nothing
+        is read; :meth:`table_marks` (a scan of every row) while the manifest is not trusted.
+        One process holds a vault (lock.py), so no write but ours can move a table."""
+        manifest = self.manifest
+        if manifest is None or not all(t in manifest.tables for t in tables):
+            return self.table_marks(tables)
+        return tuple((entry[0], entry[1]) for entry in map(manifest.tables.__getitem__, tables))
+
     def row_versions(self, table: str, after: int = 0) -> dict[int, int]:
         """id -> row version of a sealed table's rows with an id above ``after``."""
         sql = f'SELECT id, row_version FROM "{table}" WHERE id > ?'
