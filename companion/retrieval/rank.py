@@ -321,10 +321,8 @@ class Index:
         ``distinct``, the same words once (a fact saved ten times takes one place)."""
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
-        days: dict[int, int] = {}  # read only for the few that need it, but for a date
-        scores = self._scores(
-            weights, True, codes=codes, seen=seen, days=days if keep.when is not None else None
-        )
+        days: dict[int, int] = {}  # all read with the scores: the recency lift asks most
+        scores = self._scores(weights, True, codes=codes, seen=seen, days=days)
         day_of = day_finder(seen, days)
         for key in keep.turned_down(scores, day_of):
             del scores[key]
@@ -366,12 +364,14 @@ class Index:
             taken = 0
             for part in documents.newest_refs(self.vault, kind, first, last):
                 refs = [r for r in part if keep(r)]
-                opened = documents.documents(self.vault, kind, [r.ref for r in refs])
-                for ref in refs:
-                    doc = opened.get(ref.ref)
-                    if doc is not None:
-                        found.append(doc)
-                        taken += 1
+                while refs and taken < limit:  # only as many opened as are still wanted
+                    some, refs = refs[: limit - taken], refs[limit - taken :]
+                    opened = documents.documents(self.vault, kind, [r.ref for r in some])
+                    for ref in some:
+                        doc = opened.get(ref.ref)
+                        if doc is not None:
+                            found.append(doc)
+                            taken += 1
                 if taken >= limit:
                     break
         found.sort(key=lambda d: (d.day, d.stamp), reverse=True)

@@ -132,11 +132,12 @@ class Rule:
     when: str  # the column that dates a row: a local date, or a UTC stamp (``stamped``)
     stamped: bool = True
     where: dict[str, str] = field(default_factory=dict)  # kind -> its rows, when a table has two
+    then: str | None = None  # the column that orders rows of one ``when`` as their stamps do
 
 
 RULES: dict[str, Rule] = {
     "journal_entry": Rule(
-        ("journal",), ("local_date", "created_at"), _journal, "local_date", False
+        ("journal",), ("local_date", "created_at"), _journal, "local_date", False, then="created_at"
     ),
     "checkin": Rule(("checkin",), ("date",), _checkin, "date", False),
     "chat_message": Rule(
@@ -203,8 +204,8 @@ def newest_refs(
     records: Rows, kind: str, first: date | None, last: date | None, chunk: int = 50
 ) -> Iterator[list[Ref]]:
     """Rows of ``kind`` dated between ``first`` and ``last`` (either may be open), newest
-    first, a chunk at a time, read from plaintext columns (whether each has words is known once
-    it is opened)."""
+    first (by day, then as their documents' stamps go), a chunk at a time, read from plaintext
+    columns (whether each has words is known once it is opened)."""
     table = TABLE_OF[kind]
     rule = RULES[table]
     conditions, args = [], []
@@ -217,7 +218,9 @@ def newest_refs(
     if kind in rule.where:
         conditions.append(rule.where[kind])
     where = " WHERE " + " AND ".join(conditions) if conditions else ""
-    sql = f'SELECT id, "{rule.when}" FROM "{table}"{where} ORDER BY "{rule.when}" DESC, id DESC'
+    then = f'"{rule.then}" DESC, ' if rule.then else ""
+    order = f'"{rule.when}" DESC, {then}id DESC'
+    sql = f'SELECT id, "{rule.when}" FROM "{table}"{where} ORDER BY {order}'
     rows = records.conn.execute(sql, args)
     while True:
         part = rows.fetchmany(chunk)
