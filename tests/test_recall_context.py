@@ -141,3 +141,24 @@ def test_a_long_check_in_streak_is_told_in_full_before_today_s_check_in(vault) -
             checkins.record(vault, today - timedelta(days=back), mood=6)
     text = context.build(vault, "evening", CLAUDE_BUDGET).text
     assert "Check-in streak: 75 days" in text
+
+
+def test_a_month_long_ago_is_searched_whole_for_a_word_written_every_day(vault) -> None:
+    """A word most entries hold is read only in its newest mentions for an everyday message;
+    a question about a time must still find that time's entries, however old."""
+    clock.set_clock(lambda: NOW)
+    topics = ["the garden", "a film", "a run", "the choir", "a long bath"]
+    with vault.transaction():
+        for back in range(450, 0, -1):  # a year and more of daily entries
+            day = NOW - timedelta(days=back)
+            if (day.year, day.month) == (2025, 10) and day.day <= 3:
+                text = f"Work was awful: the promotion interview went badly (day {back})"
+            elif (day.year, day.month) == (2025, 10):
+                text = f"A quiet evening with {topics[back % 5]} (day {back})"
+            else:
+                text = f"At work again, then {topics[back % 5]} in the evening (day {back})"
+            journal.add(vault, text, when=day)
+    vault.index.merge()
+    text = context.build(vault, "what did I write about work in October 2025?").text
+    assert text.count("the promotion interview went badly") == 3
+    assert context.NOTHING_FOUND not in text

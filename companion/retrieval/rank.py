@@ -34,7 +34,11 @@ COMMON = 0.25
 COMMON_SCAN = 150
 """A word more than COMMON of all documents hold says little about which to pick (its IDF
 is under 1.4; a name's is 6 to 12): the coach reads only its newest COMMON_SCAN rows of each
-kind (a quarter of SCAN_LIMIT), which is where the recency lift finds its best anyway."""
+kind (a quarter of SCAN_LIMIT), which is where the recency lift finds its best anyway. Not
+for a question about a time: what it asks for may be older than that."""
+SPAN_KEYS = 1000
+"""A question about a time whose span holds at most this many documents (a month of a busy
+history) scores those alone, whatever their age; a longer span reads as any question does."""
 RECENCY = 0.5  # a document of today scores up to half again as much...
 HALF_LIFE_DAYS = 60  # ...and one two months old a quarter again
 PHRASE = re.compile(r'"([^"]+)"')
@@ -97,11 +101,13 @@ class Index:
         codes: set[int] | None = None,
         seen: dict[str, list[tuple[Postings, int, int]]] | None = None,
         days: dict[int, int] | None = None,
+        cut_common: bool = True,
     ) -> dict[int, float]:
         """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
         term (terms weighted) that ``within`` holds (None: all); into ``days``, when given,
         each one's day (a third of the loop: most questions need a few, see day_finder). With
-        ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind: past
+        ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind
+        (COMMON_SCAN for a common term, with ``cut_common``; none cut with ``within``): past
         that a term is too common to tell much, and the newest documents are the ones that
         matter. ``seen`` collects the rows read for each term (for who holds what later).
         The hot loop of every question: no call and no test per row but the sum, so a
@@ -111,7 +117,7 @@ class Index:
         get = scores.get
         among: Collection[int] = within if within is not None else ()
         for term, lists, idf, common in terms:
-            scan = COMMON_SCAN if common else SCAN_LIMIT
+            scan = COMMON_SCAN if common and cut_common else SCAN_LIMIT
             for found in lists:
                 keys, counts, lengths = found.keys, found.counts, found.lengths
                 if within is not None and found.ordered and len(within) * 16 < len(found):
@@ -132,7 +138,7 @@ class Index:
                 else:  # each kind is one run of keys, oldest first
                     for code in sorted(codes) if codes is not None else range(1, len(KINDS) + 1):
                         start, end = found.run_of(code)
-                        if newest_only:
+                        if newest_only and within is None:
                             start = max(start, end - scan)
                         if start < end:
                             runs.append((start, end))
@@ -322,7 +328,12 @@ class Index:
         seen: dict[str, list[tuple[Postings, int, int]]] = {}
         codes = None if kinds is None else {CODES[k] for k in kinds}
         days: dict[int, int] = {}  # all read with the scores: the recency lift asks most
-        scores = self._scores(weights, True, codes=codes, seen=seen, days=days)
+        when, within = keep.when, None
+        asked = list(kinds or KINDS)
+        spanned = when is not None and (when.first, when.last) != (None, None)
+        if when is not None and spanned and not set(asked) & keep.timeless:
+            within = self._in_span(asked, when.first, when.last, SPAN_KEYS)
+        scores = self._scores(weights, True, within, codes, seen, days, cut_common=when is None)
         day_of = day_finder(seen, days)
         for key in keep.turned_down(scores, day_of):
             del scores[key]
@@ -348,6 +359,19 @@ class Index:
             distinct,
             n,
         )
+
+    def _in_span(
+        self, kinds: Iterable[str], first: date | None, last: date | None, most: int
+    ) -> set[int] | None:
+        """The keys of the documents of ``kinds`` dated from ``first`` to ``last``, from
+        plaintext dates (None: more than ``most``)."""
+        keys: set[int] = set()
+        for kind in kinds:
+            for part in documents.newest_refs(self.vault, kind, first, last, chunk=500):
+                keys.update(documents.key_of(kind, r.ref) for r in part)
+                if len(keys) > most:
+                    return None
+        return keys
 
     def in_span(
         self,

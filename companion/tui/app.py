@@ -8,6 +8,7 @@ closes the vault.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import sys
 from collections.abc import Callable, Iterable
@@ -293,9 +294,17 @@ class CompanionApp(App[None]):
         """The index's largest buckets and the coach's caches, read now so the first
         search or message after unlock does not wait for them. What they read lives until
         lock, like the screens: out of the collector's full passes too (a pass over the
-        index's buckets took 30 ms, in the middle of whatever message it fell on)."""
-        if self.unlocked is not None:
-            self.unlocked.warm()
+        index's buckets took 30 ms, in the middle of whatever message it fell on). Frozen
+        from the UI thread, and only if this session is still open: a lock in between has
+        unfrozen, and what it closed must not outlive it."""
+        unlocked = self.unlocked
+        if unlocked is not None:
+            unlocked.warm()
+            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+                self.call_from_thread(self._freeze_for, unlocked)
+
+    def _freeze_for(self, unlocked: Unlocked) -> None:
+        if self.unlocked is unlocked:
             gc.freeze()
 
     @work(thread=True, exclusive=True, group="backup")

@@ -260,10 +260,15 @@ class Records:
         """A stamp of ``tables`` that moves on every insert, update and delete, for caches
         that only ask "changed since?": each table's count and the XOR of its rows' MACs as
         the manifest keeps them (each write's MAC covers the row's new version), so nothing
-        is read; :meth:`table_marks` (a scan of every row) while the manifest is not trusted.
-        One process holds a vault (lock.py), so no write but ours can move a table."""
+        is read; :meth:`table_marks` (a scan of every row) while the manifest is not trusted,
+        and in a reader beside the app that holds the vault (its writes move no manifest
+        here). Otherwise no write but ours can move a table: one process holds a vault."""
         manifest = self.manifest
-        if manifest is None or not all(t in manifest.tables for t in tables):
+        if (
+            manifest is None
+            or getattr(self, "read_only", False)
+            or not all(t in manifest.tables for t in tables)
+        ):
             return self.table_marks(tables)
         return tuple((entry[0], entry[1]) for entry in map(manifest.tables.__getitem__, tables))
 
