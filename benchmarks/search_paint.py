@@ -41,6 +41,7 @@ async def session(
     from companion.paths import VaultPaths
     from companion.tui.app import CompanionApp
     from companion.tui.screens.journal import JournalScreen
+    from companion.tui.screens.journal_browser import JournalBrowser
     from companion.tui.screens.today import TodayScreen
 
     marks: dict[str, float] = {}
@@ -48,7 +49,7 @@ async def session(
     def mark(name: str) -> None:
         marks.setdefault(name, time.perf_counter())
 
-    shown, update = JournalScreen.show_hits, Screen._on_timer_update
+    shown, update = JournalBrowser.show_hits, Screen._on_timer_update
 
     def show_hits(self: Any, *args: Any) -> None:
         shown(self, *args)
@@ -61,7 +62,7 @@ async def session(
         if "paint began" in marks:
             mark("painted")
 
-    JournalScreen.show_hits = show_hits  # type: ignore[method-assign]
+    JournalBrowser.show_hits = show_hits  # type: ignore[method-assign]
     Screen._on_timer_update = on_update  # type: ignore[method-assign]
     out = []
     try:
@@ -108,7 +109,7 @@ async def session(
                     out.append((total, {k: (v - started) * 1000 for k, v in marks.items()}))
                     await asyncio.sleep(0.15)
     finally:
-        JournalScreen.show_hits = shown  # type: ignore[method-assign]
+        JournalBrowser.show_hits = shown  # type: ignore[method-assign]
         Screen._on_timer_update = update  # type: ignore[method-assign]
     return out
 

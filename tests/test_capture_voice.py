@@ -12,7 +12,8 @@ import pytest
 from companion import clock
 from companion.activity import chat, profile
 from companion.coach import service
-from companion.coach.capture import Capture, Proposal, detect, recovery_day, third_person
+from companion.coach.capture import Capture, Proposal, detect, recovery_day
+from companion.coach.third_person import third_person
 from companion.memory import followups, pending, store
 from companion.vault import Vault
 

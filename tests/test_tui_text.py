@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.tui.screens.journal import headline_room
+from companion.tui.screens.journal_browser import headline_room
 from companion.tui.text import one_line
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from companion import clock
 from companion.activity import profile
 from companion.errors import InvalidInput
-from companion.memory import entities, likeness, pending, runs, store, summaries
+from companion.memory import common, entities, likeness, pending, runs, store, summaries
 from companion.vault import Vault
 
 UNDO_DAYS = 7
@@ -41,7 +41,7 @@ def fingerprint(vault: Vault, text: str) -> str:
 
 def _legacy(vault: Vault, text: str) -> str:
     """The mark facts forgotten before fingerprints carry (their words, merely normalised)."""
-    return store.legacy_mark(vault, store.normalized(text))
+    return store.legacy_mark(vault, common.normalized(text))
 
 
 def forget_fact(vault: Vault, fact_id: int) -> None:

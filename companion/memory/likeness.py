@@ -34,9 +34,9 @@ order word. Known blind spots, merged although they may differ: the tense of a s
 married" and "is married" are one fact; "used to" is kept) and plurals ("has a cat" / "has
 cats").
 
-The canonical form is also the one to key a forgotten fact's mark with (``store.forgotten_mark``
-reads ``store.normalized`` today), so "works at the bakery.", "Works at a bakery" and "Sam works
-at the bakery" are known again.
+The canonical form is also the one a forgotten fact's mark is keyed with
+(``forgetting.fingerprint``; marks made before it keyed ``common.normalized``), so "works at the
+bakery.", "Works at a bakery" and "Sam works at the bakery" are known again.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from companion import clock
 from companion.errors import RecordDamaged
-from companion.memory.store import normalized
+from companion.memory.common import normalized
 from companion.vault import Vault, tuples
 from companion.vault.models import ExtractionRun
 

@@ -1,5 +1,6 @@
 """Learned facts, each sealed, and the queries the coach, extraction and the screens need.
-(Daily memories and session summaries are ``summaries``; the memory update log is ``runs``.)
+(Daily memories and session summaries are ``summaries``; the memory update log is ``runs``;
+tiers and what else they share, ``common``.)
 
 Facts are never silently destroyed: an edit closes the old version (``valid_until``) and links
 the new one through ``supersedes``."""
@@ -11,15 +12,15 @@ import hmac
 import secrets
 import weakref
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
+from companion.memory import common
 from companion.vault import Vault, settings
 from companion.vault.models import Fact
 
-TIERS = {"semantic": None, "episodic": timedelta(days=30), "conversation": timedelta(days=7)}
 SOURCES = ("learned", "said", "wrote")
 FACT_LIMIT = 2000
 
@@ -50,41 +51,6 @@ class FactView:
     def locked(self) -> bool:
         """The user wrote or edited it: extraction may only ask about changing it."""
         return self.source == "wrote"
-
-
-def expiry(tier: str) -> str | None:
-    """When a record of ``tier`` learned now leaves the context (None: never)."""
-    if tier not in TIERS:
-        raise InvalidInput(f"tier must be one of {', '.join(TIERS)}.")
-    ttl = TIERS[tier]
-    return clock.stamp(clock.now() + ttl) if ttl else None
-
-
-def _event_expiry(tier: str, data: dict[str, Any], learned: datetime | None) -> datetime | None:
-    """A tier's time counts from when the thing happened in the person's life (the sealed
-    ``valid_to``, else ``valid_from``), not from when the app learned it. Life dates stay in
-    the payload: the plaintext column only bounds it by the learning time."""
-    ttl = TIERS.get(tier)
-    if ttl is None:
-        return None
-    days = [
-        _life_date(data.get("valid_to") or data.get("valid_from")),
-        _life_date(data.get("said")),
-    ]
-    known = [d for d in days if d is not None]
-    if not known:
-        return learned
-    try:
-        return datetime.combine(max(known), datetime.min.time()).astimezone() + ttl
-    except (OverflowError, ValueError):  # a date at the edge of the calendar: learning time
-        return learned
-
-
-def _life_date(value: Any) -> date | None:
-    try:
-        return date.fromisoformat(str(value)) if value else None
-    except ValueError:
-        return None
 
 
 def _details(
@@ -147,7 +113,7 @@ def add_fact(
         pinned=pinned,
         created_at=now,
         updated_at=now,
-        expires_at=expiry(tier),
+        expires_at=common.expiry(tier),
         supersedes=supersedes,
     )
 
@@ -166,12 +132,12 @@ def fact_view(vault: Vault, row: Fact) -> FactView:
         clock.parse_stamp(row.valid_until) if row.valid_until else None,
         list(data.get("evidence", [])),
         row.supersedes_id,
-        _event_expiry(row.tier, data, learned),
+        common.event_expiry(row.tier, data, learned),
         [dict(a) for a in data.get("about") or [] if isinstance(a, dict)],
-        _life_date(data.get("valid_from")),
-        _life_date(data.get("valid_to")),
+        common.life_date(data.get("valid_from")),
+        common.life_date(data.get("valid_to")),
         [str(t) for t in data.get("search_terms") or []],
-        _life_date(data.get("said")),
+        common.life_date(data.get("said")),
     )
 
 
@@ -189,14 +155,14 @@ def live_facts(vault: Vault) -> list[FactView]:
         return list(cached[1])
     rows = Fact.select().where((Fact.deleted == 0) & Fact.valid_until.is_null())
     # A damaged fact (a flag flipped outside Companion: an un-deleted fact) never goes out.
-    found = readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
+    found = common.readable(rows.order_by(Fact.category, Fact.id), lambda r: fact_view(vault, r))
     _LIVE[vault] = (mark, found)
     return list(found)
 
 
 def all_facts(vault: Vault) -> list[FactView]:
     """Every fact not deleted, history included (damaged ones left out), for export."""
-    return readable(
+    return common.readable(
         Fact.select().where(Fact.deleted == 0).order_by(Fact.id), lambda r: fact_view(vault, r)
     )
 
@@ -288,7 +254,9 @@ def restate(
     terms = [*fact.search_terms, *(t for t in search_terms or [] if t not in fact.search_terms)]
     if terms:
         payload["search_terms"] = terms[:12]
-    vault.update(Fact, fact.id, payload, expires_at=expiry(fact.tier), updated_at=clock.stamp())
+    vault.update(
+        Fact, fact.id, payload, expires_at=common.expiry(fact.tier), updated_at=clock.stamp()
+    )
 
 
 def set_details(
@@ -336,11 +304,6 @@ def edit_fact(
             valid_to=previous.valid_to,
             search_terms=previous.search_terms,
         )
-
-
-def normalized(text: str) -> str:
-    """A fact's words as compared: lower case, spaces collapsed, no final period."""
-    return " ".join(text.lower().split()).rstrip(".")
 
 
 # -- forgotten facts: the rows (the rule is forgetting.py's) ---------------------------------
@@ -396,17 +359,6 @@ SOURCE_LABELS = {"learned": "learned", "said": "you said", "wrote": "you wrote"}
 def facts_citing(vault: Vault, refs: set[str]) -> list[FactView]:
     """Live facts learned from any of ``refs`` (offered for deletion with their source)."""
     return [f for f in live_facts(vault) if refs & set(f.evidence)]
-
-
-def readable(rows: Any, show: Any) -> list[Any]:
-    """Every record that reads; a damaged one is left out (`companion verify` names it)."""
-    out = []
-    for row in rows:
-        try:
-            out.append(show(row))
-        except RecordDamaged:
-            continue
-    return out
 
 
 def erase_all(vault: Vault) -> int:

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from companion import clock
 from companion.activity import chat
 from companion.errors import RecordDamaged
-from companion.memory.store import expiry, normalized, readable
+from companion.memory.common import expiry, normalized, readable
 from companion.vault import Vault, tuples
 from companion.vault.models import DailyMemory, SessionSummary
 

@@ -1,4 +1,5 @@
-"""The Companion app: modes for each screen, the lock, auto-lock and the global keys.
+"""The Companion app: modes for each screen, the lock, auto-lock and the global keys. (The
+quick first paint it is built on is startup.py's; the palette's errands are commands.py's.)
 
 Decrypted data lives only in the screens of the data modes and in the unlocked session's
 search index; locking removes those modes (and re-adds them empty), drops the index and
@@ -13,11 +14,11 @@ import gc
 import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
@@ -27,6 +28,7 @@ from companion.paths import VaultPaths
 from companion.tui import commands
 from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
+from companion.tui.startup import QuickStartApp
 
 if TYPE_CHECKING:
     from companion.coach.safety import Danger
@@ -53,7 +55,7 @@ def screen_factory(app: CompanionApp, mode: str) -> Callable[[], Screen]:
     return make
 
 
-class CompanionApp(App[None]):
+class CompanionApp(QuickStartApp):
     TITLE = "Companion"
     # The unlock screen's styles load at start, the other screens' and the dialogs' all
     # together before the first screen after it is made (``load_styles``): each stylesheet
@@ -90,43 +92,8 @@ class CompanionApp(App[None]):
         self.mode_history: list[str] = []
         self.warmed = asyncio.Event()
         """Set once, after unlock, every screen is composed."""
-        self._started = False
         for mode in MODES:
             self.add_mode(mode, screen_factory(self, mode))
-
-    def _end_batch(self) -> None:
-        """Show the unlock form as soon as Textual's start-up batch ends.
-
-        Textual holds the display while it starts (``batch_update``); a screen laid out in
-        that window has its frame dropped, yet its compositor takes it as shown and sends
-        only changes afterwards, until its refresh timer redraws everything (about 20 ms
-        later in a real terminal). The form is there to draw: draw it whole now. Private
-        Textual names (check on upgrades); without them the first paint is only later."""
-        super()._end_batch()
-        if self._started or self._batch_count or not self._running:
-            return
-        self._started = True
-        screen = self.screen
-        if screen.is_attached and screen.size:
-            full = screen._compositor.render_update(
-                full=True, screen_stack=self._background_screens
-            )
-            self._display(screen, full)
-
-    def _start_in_theme(self, name: str) -> None:
-        """The configured theme, in place before the styles are first parsed. Set in on_mount
-        (the usual way), Textual's watcher re-parses every style right after the first parse:
-        about 30 ms more before the first paint for anyone who chose a theme. What the watcher
-        does besides is done here (private method: check on Textual upgrades)."""
-        if name == self.theme or name not in self.available_themes:
-            return
-        self.set_reactive(App.theme, name)
-        dark = self.current_theme.dark
-        self.set_class(dark, "-dark-mode", update=False)
-        self.set_class(not dark, "-light-mode", update=False)
-        self.set_class(True, f"-theme-{name}", update=False)
-        self._refresh_truecolor_filter(self.ansi_theme)
-        self.stylesheet.set_variables(self.get_css_variables())  # nothing parsed yet: cheap
 
     @property
     def vault(self) -> Vault | None:
@@ -174,18 +141,6 @@ class CompanionApp(App[None]):
             await self.lock(reason="Locked after inactivity. Your drafts are saved.")
 
     # -- unlock and lock ----------------------------------------------------------------
-
-    def load_styles(self) -> None:
-        """The other screens' stylesheets, in one re-parse (about 20 ms), after the first
-        paint: the first screen made after unlock calls this."""
-        folder = Path(__file__).resolve().parent  # resolved, as Textual names screens' files
-        later = [folder / name for name in self.LATER_CSS]
-        missing = [path for path in later if not self.stylesheet.has_source(str(path), "")]
-        if missing:
-            for path in missing:
-                self.stylesheet.read(path)
-            self.stylesheet.reparse()
-            self.stylesheet.update(self)
 
     def prewarm(self, modes: tuple[str, ...] = ("today",)) -> None:
         """Compose screens before they are needed, one per tick so input is never held up:
