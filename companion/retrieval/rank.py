@@ -105,7 +105,7 @@ class Index:
     ) -> dict[int, float]:
         """BM25 of every document of the kinds ``codes`` (None: all) holding at least one
         term (terms weighted) that ``within`` holds (None: all); into ``days``, when given,
-        each one's day (a third of the loop: most questions need a few, see day_finder). With
+        each one's day (a third of the loop: a search needs a few, see day_finder). With
         ``newest_only`` (the coach), each term's newest SCAN_LIMIT rows of each kind
         (COMMON_SCAN for a common term, with ``cut_common``; none cut with ``within``): past
         that a term is too common to tell much, and the newest documents are the ones that
@@ -331,8 +331,8 @@ class Index:
         when, within = keep.when, None
         asked = list(kinds or KINDS)
         spanned = when is not None and (when.first, when.last) != (None, None)
-        if when is not None and spanned and not set(asked) & keep.timeless:
-            within = self._in_span(asked, when.first, when.last, SPAN_KEYS)
+        if when is not None and spanned and not set(asked) & keep.timeless:  # facts: any date
+            within = self._span_keys(asked, when.first, when.last, SPAN_KEYS)
         scores = self._scores(weights, True, within, codes, seen, days, cut_common=when is None)
         day_of = day_finder(seen, days)
         for key in keep.turned_down(scores, day_of):
@@ -360,7 +360,7 @@ class Index:
             n,
         )
 
-    def _in_span(
+    def _span_keys(
         self, kinds: Iterable[str], first: date | None, last: date | None, most: int
     ) -> set[int] | None:
         """The keys of the documents of ``kinds`` dated from ``first`` to ``last``, from
