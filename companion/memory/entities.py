@@ -184,8 +184,9 @@ def known(vault: Vault, profile: dict[str, Any], fact_texts: list[str]) -> list[
     if cached is not None and cached[0] == mark:
         return cached[1]
     found = sync(vault, profile, fact_texts)
-    if vault.changes(("setting",)) != mark[2:]:  # sync stored a change: that is seen
-        mark = (*mark[:2], *vault.changes(("setting",)))
+    setting = vault.changes(("setting",))
+    if setting != mark[2:]:  # sync stored a change: that is seen
+        mark = (*mark[:2], *setting)
     _KNOWN[vault] = (mark, found)
     return found
 

@@ -59,6 +59,9 @@ def storage_errors() -> Iterator[None]:
 class Records:
     """Authenticated rows over one open database (the vault adds the file, keys and backups)."""
 
+    read_only: bool = False
+    """A reader beside the Companion that holds the vault (the vault sets it)."""
+
     def __init__(self, database: pw.SqliteDatabase, sealer: Sealer, keys: integrity.Keys) -> None:
         self.database = database
         self.sealer = sealer
@@ -266,7 +269,7 @@ class Records:
         manifest = self.manifest
         if (
             manifest is None
-            or getattr(self, "read_only", False)
+            or self.read_only
             or not all(t in manifest.tables for t in tables)
         ):
             return self.table_marks(tables)
