@@ -17,6 +17,7 @@ from companion.memory import forgetting, store
 from companion.paths import VaultPaths
 from companion.retrieval.search import SearchIndex
 from companion.vault import Vault, integrity, words
+from companion.vault.index import MERGE_AFTER
 from companion.vault.models import IndexBucket, IndexDelta, IndexState
 from tests.conftest import PASSPHRASE, run_cli
 
@@ -138,6 +139,20 @@ def test_the_index_is_kept_across_unlocks_and_never_plaintext(
         assert len(found(vault, "pelican", limit=100)) == 30
     for name in ("pelican", "pelican".upper(), words.stem("pelican")):
         assert name.encode() not in paths.db.read_bytes()
+
+
+def test_a_script_that_only_writes_still_gets_its_deltas_merged(
+    created: tuple[VaultPaths, str],
+) -> None:
+    """A cron job adding entries one command at a time never searches: what waits in deltas
+    must still be folded in, or every later search reads all of them."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        for n in range(MERGE_AFTER + 5):
+            journal.add(vault, f"Night {n}: the heron by the canal again")
+    assert index_rows(paths)["index_delta"] < MERGE_AFTER
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        assert len(found(vault, "heron", limit=500)) == MERGE_AFTER + 5
 
 
 @pytest.mark.damages_vault

@@ -284,7 +284,9 @@ class Index:
             records.insert(IndexDelta, {"docs": docs})
             with self._lock:
                 self._delta_check = True
-                waiting = self._delta_rows + 1
+            # Counted, not taken from what a search last read: a process that only writes
+            # (a script adding entries, an import) never reads its deltas.
+            waiting = records.conn.execute('SELECT count(*) FROM "index_delta"').fetchone()[0]
             if waiting >= MERGE_AFTER and not self.damaged:
                 try:
                     self.merge()
