@@ -13,7 +13,6 @@ from companion import clock
 from companion.activity import chat, checkins, journal
 from companion.paths import VaultPaths
 from companion.vault import Vault
-from companion.vault.models import ChatMessage
 
 END = date(2026, 11, 21)
 PASSPHRASE = "benchmark passphrase, not a real one"
@@ -93,22 +92,16 @@ def build(root: Path, sizes: Sizes = Sizes(), kdf_memory_mib: int | None = None)
                     for moment, title, text in entries[offset : offset + batch]:
                         journal.add(vault, text, title=title, when=moment)
             rng = random.Random(12)
-            conn, sealer = vault.conn, vault.sealer
             for moment in spread(rng, sizes.sessions, sizes.days):
+                # Through the chat module, as the app writes them: a message written around
+                # it would be missing from the index and reported by verify as added outside.
+                clock.set_clock(lambda m=moment: m)
                 with vault.transaction():
                     session = chat.start(vault, words(rng, 2, 4)).id
-                    stamp = clock.stamp(moment)
-                    conn.execute(
-                        "UPDATE chat_session SET started_at=?, ended_at=? WHERE id=?",
-                        (stamp, stamp, session),
-                    )
                     for n in range(sizes.messages_per_session):
                         role = "user" if n % 2 == 0 else "assistant"
-                        rid = ChatMessage.insert(
-                            session=session, created_at=stamp, role=role, payload=b""
-                        ).execute()
-                        sealed = sealer.seal("chat_message", rid, {"content": words(rng, 8, 80)})
-                        conn.execute("UPDATE chat_message SET payload=? WHERE id=?", (sealed, rid))
+                        chat.add_message(vault, session, role, words(rng, 8, 80))
+                    chat.end(vault, session, at=moment)
     finally:
         clock.set_clock(None)
     return paths
