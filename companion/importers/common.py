@@ -89,4 +89,8 @@ def save(
             flush()
     if batch:
         flush()
+    if report.added:
+        # Folded into the index now, not at the next lock: 20 deltas of 500 entries each
+        # made every search until then read them (search 8 -> 23 ms on the ten-year vault).
+        vault.index.merge()
     return report
