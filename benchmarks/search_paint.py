@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.tenyear import PASSPHRASE, build
-from benchmarks.tui_bench import instrument, painted_after
+from benchmarks.tui_bench import fresh_process, instrument, painted_after
 
 QUERIES = ["sponsor kitchen", "craving work", "meeting sober", "sleep tired", "walk park"]
 FRESH = [  # --fresh: each once, so nothing a search keeps (rank.py's shares) is reused whole
@@ -124,6 +124,7 @@ def main() -> None:
     if not (args.keep / "vault.db").exists():
         build(args.keep)
     for number in range(args.sessions):
+        fresh_process()
         if args.fresh:
             found = asyncio.run(session(args.keep, 1, FRESH))
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
+import gc
 import os
 import pty
 import select
@@ -200,6 +201,20 @@ async def in_app(root: Path, runs: int) -> None:
         _timed(lambda: keys.open_with_passphrase(header, PASSPHRASE)) for _ in range(3)
     )
     unlocks, lists, searches, keys_ms = [], [], [], []
+    overs: list[float] = []  # Enter to Today less that unlock's own key derivation
+    # The key derivation of each unlock, timed where it runs: Argon2 moves by 20% from one
+    # minute to the next on a shared machine, so "KDF + 150" is read run by run as well.
+    derived: list[float] = []
+    open_data_key = keys.open_data_key
+
+    def timed_open(*args, **kwargs):  # type: ignore[no-untyped-def]
+        began = time.perf_counter()
+        try:
+            return open_data_key(*args, **kwargs)
+        finally:
+            derived.append((time.perf_counter() - began) * 1000)
+
+    keys.open_data_key = timed_open  # type: ignore[assignment]
     rss: list[float] = []
     for _ in range(runs):
         app = CompanionApp(paths)
@@ -211,10 +226,12 @@ async def in_app(root: Path, runs: int) -> None:
             await pilot.pause()
             app.screen.query_one("#passphrase").value = PASSPHRASE
             started = time.perf_counter()
+            derived.clear()
             app.post_message(events.Key("enter", None))
             unlocks.append(
                 await painted_after(app, started, lambda a=app: isinstance(a.screen, TodayScreen))
             )
+            overs.append(unlocks[-1] - derived[0])
             await app.warmed.wait()  # prewarming finishes in the background
             await pilot.pause()
             if not rss:  # resident memory 10 s after Today, index open and the SDK imported
@@ -257,6 +274,8 @@ async def in_app(root: Path, runs: int) -> None:
                     await painted_after(app, started, lambda m=message, b=before: len(m.value) > b)
                 )
             await app.workers.wait_for_complete()
+        fresh_process()
+    keys.open_data_key = open_data_key  # type: ignore[assignment]
     print(f"\nIn the app on the ten-year vault ({runs} runs; keystrokes: {len(keys_ms)})")
     row("key derivation alone", kdf)
     row(
@@ -273,6 +292,18 @@ async def in_app(root: Path, runs: int) -> None:
         target="target <= 30 ms",
     )
     row(
+        "unlock: Enter to Today less its own key derivation",
+        statistics.median(overs),
+        target="target <= 150 ms (each run: " + ", ".join(f"{o:.0f}" for o in overs) + ")",
+    )
+    print(
+        "  each run: Enter to Today "
+        + ", ".join(f"{u:.0f}" for u in unlocks)
+        + " ms; search "
+        + ", ".join(f"{s:.1f}" for s in searches)
+        + " ms"
+    )
+    row(
         "resident memory, 10 s after Today (this process)",
         rss[0],
         unit="MiB",
@@ -284,6 +315,15 @@ async def in_app(root: Path, runs: int) -> None:
         percentile(keys_ms, 95),
         target="target <= 50 ms",
     )
+
+
+def fresh_process() -> None:
+    """Between two apps in this one process, what a new process would start from: the last
+    app's objects collected and nothing of it frozen. Left in place, its 60,000 objects made a
+    228-276 ms full collection that landed on the next unlock now and then (a person's next
+    unlock is a new process, or follows a lock, which collects)."""
+    gc.unfreeze()
+    gc.collect()
 
 
 def resident_mib() -> float:
