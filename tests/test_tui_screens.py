@@ -48,6 +48,27 @@ def test_checkin_fast_path(created) -> None:
     assert saved.values == {"mood": 7, "cravings": 3, "sleep_hours": 7.5, "sober": True}
 
 
+def test_a_check_in_typed_in_one_burst_lands_field_by_field(created) -> None:
+    """Keys that arrive together (fast typing over ssh, a password manager) are read in
+    order: the Tab moves on before the next key, so "7 Tab 3" is mood 7 and cravings 3."""
+    from textual import events
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        for key, char in (("7", "7"), ("tab", "\t"), ("3", "3"), ("tab", "\t"), ("6", "6")):
+            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        await settle(pilot)
+        screen = app.screen
+        return [screen.query_one(f"#{name}").value for name in ("mood", "cravings", "sleep_hours")]
+
+    assert drive(paths, scenario) == ["7", "3", "6"]
+
+
 def test_backfill_and_invalid_values(created) -> None:
     paths, _ = created
     frozen()

@@ -75,6 +75,11 @@ class CompanionApp(QuickStartApp):
         # Priority: a dialog open (its bindings hide the app's) must not keep the vault open.
         Binding("ctrl+l", "lock", "Lock", id="lock", tooltip="Lock the vault", priority=True),
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="quit"),
+        # Priority, so focus moves before the next key is read: otherwise a key that arrives
+        # with the Tab (typed fast over ssh, or by a password manager) lands in the field
+        # being left ("7", Tab, "3" gave a mood of 73).
+        Binding("tab", "focus_next", show=False, priority=True, id="focus-next"),
+        Binding("shift+tab", "focus_previous", show=False, priority=True, id="focus-previous"),
         *[
             Binding(d.key, f"go('{d.mode}')", d.title, show=False, priority=True, id=f"go-{d.mode}")
             for d in NAV

@@ -24,6 +24,7 @@ Keys everywhere
   F1 or ?     this help
   F2          SOS: crisis lines and your coping plan, even when locked
 {keys_help()}
+  Tab         next field (Shift+Tab: the one before)
   Ctrl+P      command palette: every screen and action by name
   Ctrl+L      lock now
   Escape      back
