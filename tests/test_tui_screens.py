@@ -69,6 +69,27 @@ def test_a_check_in_typed_in_one_burst_lands_field_by_field(created) -> None:
     assert drive(paths, scenario) == ["7", "3", "6"]
 
 
+def test_an_error_under_a_field_goes_when_the_value_is_changed(created) -> None:
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("7", "2", "ctrl+s")
+        await settle(pilot)
+        error = app.screen.query_one("#mood-error")
+        shown = str(error.render())
+        await pilot.press("backspace")
+        await settle(pilot)
+        return shown, str(error.render())
+
+    shown, after = drive(paths, scenario)
+    assert "out of range" in shown
+    assert after.strip() == ""
+
+
 def test_backfill_and_invalid_values(created) -> None:
     paths, _ = created
     frozen()

@@ -184,6 +184,14 @@ class CheckInScreen(DataScreen):
         values["outcome"] = outcome if isinstance(outcome, str) else None
         return values
 
+    @on(Input.Changed)
+    def forget_error(self, event: Input.Changed) -> None:
+        """An error names the value it was about ("mood 72 is out of range"): once that
+        value is changed, it no longer applies."""
+        errors = self.query(f"#{event.input.id}-error")
+        if event.input.id and errors:
+            errors.first(Static).update("")
+
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
