@@ -90,6 +90,38 @@ def test_an_error_under_a_field_goes_when_the_value_is_changed(created) -> None:
     assert after.strip() == ""
 
 
+def test_moving_to_another_day_never_drops_what_was_typed(created) -> None:
+    """PgUp with unsaved values asks first: "Stay here" keeps every word on the form,
+    "Save and go" saves them, then shows the other day."""
+    from companion.tui.screens.modals import ConfirmScreen
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("6", "tab", "2")
+        await pilot.press("pageup")
+        await settle(pilot)
+        asked = isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")  # stay here
+        await settle(pilot)
+        kept = [app.screen.query_one(f"#{n}").value for n in ("mood", "cravings")]
+        await pilot.press("pageup")
+        await settle(pilot)
+        await pilot.click("#yes")  # save and go
+        await settle(pilot)
+        return asked, kept, app.screen.day
+
+    asked, kept, shown = drive(paths, scenario)
+    assert asked and kept == ["6", "2"]
+    assert shown == NOW.date() - timedelta(days=1)
+    with reopen(paths) as vault:
+        assert checkins.get(vault, NOW.date()).values == {"mood": 6, "cravings": 2}
+
+
 def test_backfill_and_invalid_values(created) -> None:
     paths, _ = created
     frozen()

@@ -153,6 +153,20 @@ class CheckInScreen(DataScreen):
         if target > clock.today():
             self.notify("You can check in for today or earlier.", severity="warning")
             return
+        if self.loaded is not None and self.typed() != self.loaded:
+            # Showing another day replaces the form: what was typed here is saved first or
+            # stays, never dropped.
+            def answer(save: bool | None) -> None:
+                if save and self.action_save():
+                    self.day = target
+                    self.show_day()
+
+            question = (
+                f"What you typed for {self.day:%Y-%m-%d} is not saved yet. Save it and go to "
+                f"{target:%Y-%m-%d}?"
+            )
+            self.app.push_screen(ConfirmScreen(question, "Save and go", "Stay here"), answer)
+            return
         self.day = target
         self.show_day()
 
@@ -194,7 +208,8 @@ class CheckInScreen(DataScreen):
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
-    def action_save(self) -> None:
+    def action_save(self) -> bool:
+        """Validate and save the form; True if it was saved."""
         values = self.typed()
         self.clear_errors()
         bad = False
@@ -206,18 +221,19 @@ class CheckInScreen(DataScreen):
                 bad = True
         if bad:
             self.notify("Some values need a look; nothing was saved yet.", severity="warning")
-            return
+            return False
         try:
             saved = checkin.save(self.unlocked, self.day, values, from_form=True)
         except CompanionError as err:
             self.notify(str(err), severity="warning")
-            return
+            return False
         self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
         self.show_day()
         if saved.danger is not None:
             self.companion.action_sos(saved.danger)
         elif saved.offer_slip:
             self.offer_slip(saved.days_kept)
+        return True
 
     def offer_slip(self, days: int | None) -> None:
         kept = f" Your {days} days stay in your history." if days else ""
