@@ -1024,6 +1024,39 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     assert saved is not None and saved.values["note"] == "long day\ncalled Sam at lunch"
 
 
+def test_a_restored_check_in_draft_survives_a_move_to_another_day(created) -> None:
+    """Yesterday's values typed and not saved, then a lock: after unlock the form brings
+    them back, and PgUp asks before leaving them (Stay here keeps them)."""
+    from companion.tui.screens.modals import ConfirmScreen
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("pageup")
+        await settle(pilot)
+        await pilot.press("4", "tab", "8")
+        await app.lock()
+        await settle(pilot)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        restored = (app.screen.day, app.screen.query_one("#mood").value)
+        await pilot.press("pageup")
+        await settle(pilot)
+        asked = isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        return restored, asked, app.screen.query_one("#cravings").value
+
+    restored, asked, cravings = drive(paths, scenario)
+    assert restored == (NOW.date() - timedelta(days=1), "4")
+    assert asked and cravings == "8"
+
+
 def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
     """Settings, Ctrl+T: words added to the extraction prompt, then the vault locks; after
     unlock Settings opens the editor again with them, and the file is untouched until Save."""
