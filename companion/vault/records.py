@@ -267,11 +267,7 @@ class Records:
         and in a reader beside the app that holds the vault (its writes move no manifest
         here). Otherwise no write but ours can move a table: one process holds a vault."""
         manifest = self.manifest
-        if (
-            manifest is None
-            or self.read_only
-            or not all(t in manifest.tables for t in tables)
-        ):
+        if manifest is None or self.read_only or not all(t in manifest.tables for t in tables):
             return self.table_marks(tables)
         return tuple((entry[0], entry[1]) for entry in map(manifest.tables.__getitem__, tables))
 

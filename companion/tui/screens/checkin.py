@@ -153,22 +153,24 @@ class CheckInScreen(DataScreen):
         if target > clock.today():
             self.notify("You can check in for today or earlier.", severity="warning")
             return
-        if self.loaded is not None and self.typed() != self.loaded:
-            # Showing another day replaces the form: what was typed here is saved first or
-            # stays, never dropped.
-            def answer(save: bool | None) -> None:
-                if save and self.action_save():
-                    self.day = target
-                    self.show_day()
 
-            question = (
-                f"What you typed for {self.day:%Y-%m-%d} is not saved yet. Save it and go to "
-                f"{target:%Y-%m-%d}?"
-            )
-            self.app.push_screen(ConfirmScreen(question, "Save and go", "Stay here"), answer)
+        def go() -> None:
+            self.day = target
+            self.show_day()
+
+        def answer(save: bool | None) -> None:
+            if save and self.action_save():
+                go()
+
+        if self.loaded is None or self.typed() == self.loaded:
+            go()
             return
-        self.day = target
-        self.show_day()
+        # Showing another day replaces the form: what was typed here is saved first or stays.
+        question = (
+            f"What you typed for {self.day:%Y-%m-%d} is not saved yet. Save it and go to "
+            f"{target:%Y-%m-%d}?"
+        )
+        self.app.push_screen(ConfirmScreen(question, "Save and go", "Stay here"), answer)
 
     @staticmethod
     def field_names() -> list[str]:
@@ -202,9 +204,9 @@ class CheckInScreen(DataScreen):
     def forget_error(self, event: Input.Changed) -> None:
         """An error names the value it was about ("mood 72 is out of range"): once that
         value is changed, it no longer applies."""
-        errors = self.query(f"#{event.input.id}-error")
-        if event.input.id and errors:
-            errors.first(Static).update("")
+        if event.input.id:
+            for error in self.query(f"#{event.input.id}-error").results(Static):
+                error.update("")
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#save")
