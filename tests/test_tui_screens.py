@@ -1057,6 +1057,103 @@ def test_a_restored_check_in_draft_survives_a_move_to_another_day(created) -> No
     assert asked and cravings == "8"
 
 
+def test_keys_sent_in_one_burst_after_a_restored_draft_save_nothing_for_the_wrong_day(
+    created,
+) -> None:
+    """A draft restored for yesterday, then PgUp, Backspace, 1, 1 and Ctrl+S arriving
+    together (auto-type, a paste of keys over ssh): no check-in is written for any day, and
+    the restored values are still on the form for the day they were typed for."""
+    from textual import events
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("pageup")
+        await settle(pilot)
+        await pilot.press("4", "tab", "8")
+        await app.lock()
+        await settle(pilot)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        burst = (("pageup", None), ("backspace", None), ("1", "1"), ("1", "1"), ("ctrl+s", None))
+        for key, char in burst:
+            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        await settle(pilot)
+        while isinstance(app.screen, ConfirmScreen):
+            await pilot.press("escape")  # stay here
+            await settle(pilot)
+        form = app.screen
+        return form.day, form.query_one("#mood").value, form.query_one("#cravings").value
+
+    day, mood, cravings = drive(paths, scenario)
+    yesterday = NOW.date() - timedelta(days=1)
+    assert (day, mood, cravings) == (yesterday, "4", "8")
+    with reopen(paths) as vault:
+        written = [checkins.get(vault, NOW.date() - timedelta(days=n)) for n in range(4)]
+    assert written == [None] * 4
+
+
+def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) -> None:
+    """Ctrl+L is acted on as soon as it is read; the keys typed just before it (one burst:
+    fast typing, auto-type) are still on their way to the form and the journal. They are
+    waited for, so the drafts brought back after unlock hold every one of them."""
+    from textual import events
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        for char in "on the bus":
+            app.post_message(events.Key("space" if char == " " else char, char))
+        await pilot.press("f4")
+        await settle(pilot)
+        for key, char in (("6", "6"), ("tab", "\t"), ("3", "3"), ("ctrl+l", None)):
+            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockScreen)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        form = app.screen
+        typed = (form.query_one("#mood").value, form.query_one("#cravings").value)
+        await pilot.press("f5")
+        await settle(pilot)
+        return typed, app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == (("6", "3"), "on the bus")
+
+
+def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) -> None:
+    """ "7 PgUp" in one burst: the 7 was typed on today's form, so PgUp asks before leaving
+    it, and staying keeps it on today (it used to land on yesterday's form)."""
+    from textual import events
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        for key, char in (("7", "7"), ("pageup", None)):
+            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        await settle(pilot)
+        asked = isinstance(app.screen, ConfirmScreen)
+        await pilot.press("escape")  # stay here
+        await settle(pilot)
+        return asked, app.screen.day, app.screen.query_one("#mood").value
+
+    assert drive(paths, scenario) == (True, NOW.date(), "7")
+
+
 def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
     """Settings, Ctrl+T: words added to the extraction prompt, then the vault locks; after
     unlock Settings opens the editor again with them, and the file is untouched until Save."""

@@ -277,8 +277,26 @@ class CompanionApp(QuickStartApp):
             vault.backup("daily")
 
     async def stash_drafts(self) -> None:
+        await self.let_typed_keys_land()
         for screen in list(self.data_screens()):
             screen.stash()
+
+    async def let_typed_keys_land(self) -> None:
+        """Wait for keys already handed to the screen's fields.
+
+        A priority key (lock, quit, another day) is acted on as soon as the app reads it,
+        while the keys typed just before it may still wait in their field's queue: without
+        this, "6 Tab 3 Ctrl+L" in one burst locked before the 6 and the 3 were in the form,
+        and both were lost.
+        """
+        landed = []
+        for widget in self.screen.focus_chain:
+            done = asyncio.Event()
+            if widget.call_later(done.set):
+                landed.append(done.wait())
+        if landed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*landed), timeout=1.0)
 
     async def lock(self, reason: str = "Locked.") -> None:
         if self.unlocked is None:

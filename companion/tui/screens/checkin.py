@@ -148,7 +148,10 @@ class CheckInScreen(DataScreen):
         for error in self.query(".field-error").results(Static):
             error.update("")
 
-    def action_day(self, step: int) -> None:
+    async def action_day(self, step: int) -> None:
+        # PgUp is read before the keys typed ahead of it reach the form ("7 PgUp" put the 7
+        # on the day before): let them land, so they count as typed for this day.
+        await self.companion.let_typed_keys_land()
         target = self.day + timedelta(days=step)
         if target > clock.today():
             self.notify("You can check in for today or earlier.", severity="warning")
