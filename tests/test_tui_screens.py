@@ -1024,6 +1024,21 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     assert saved is not None and saved.values["note"] == "long day\ncalled Sam at lunch"
 
 
+async def type_yesterday_then_lock_and_come_back(app, pilot) -> None:
+    """Mood 4 and cravings 8 typed for yesterday, not saved; a lock; unlock and F4."""
+    await unlock(pilot, PASSPHRASE)
+    await pilot.press("f4")
+    await settle(pilot)
+    await pilot.press("pageup")
+    await settle(pilot)
+    await pilot.press("4", "tab", "8")
+    await app.lock()
+    await settle(pilot)
+    await unlock(pilot, PASSPHRASE)
+    await pilot.press("f4")
+    await settle(pilot)
+
+
 def test_a_restored_check_in_draft_survives_a_move_to_another_day(created) -> None:
     """Yesterday's values typed and not saved, then a lock: after unlock the form brings
     them back, and PgUp asks before leaving them (Stay here keeps them)."""
@@ -1033,17 +1048,7 @@ def test_a_restored_check_in_draft_survives_a_move_to_another_day(created) -> No
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
-        await pilot.press("pageup")
-        await settle(pilot)
-        await pilot.press("4", "tab", "8")
-        await app.lock()
-        await settle(pilot)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await type_yesterday_then_lock_and_come_back(app, pilot)
         restored = (app.screen.day, app.screen.query_one("#mood").value)
         await pilot.press("pageup")
         await settle(pilot)
@@ -1069,17 +1074,7 @@ def test_keys_sent_in_one_burst_after_a_restored_draft_save_nothing_for_the_wron
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
-        await pilot.press("pageup")
-        await settle(pilot)
-        await pilot.press("4", "tab", "8")
-        await app.lock()
-        await settle(pilot)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await type_yesterday_then_lock_and_come_back(app, pilot)
         burst = (("pageup", None), ("backspace", None), ("1", "1"), ("1", "1"), ("ctrl+s", None))
         for key, char in burst:
             app.post_message(events.Key(key, char))  # queued together, as a burst is
