@@ -1095,8 +1095,8 @@ def test_keys_sent_in_one_burst_after_a_restored_draft_save_nothing_for_the_wron
 
 def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) -> None:
     """Ctrl+L is acted on as soon as it is read; the keys typed just before it (one burst:
-    fast typing, auto-type) are still on their way to the form and the journal. They are
-    waited for, so the drafts brought back after unlock hold every one of them."""
+    fast typing, auto-type) are still on their way to the form. They are waited for, so the
+    draft brought back after unlock holds every one of them."""
     from textual import events
 
     paths, _ = created
@@ -1104,10 +1104,6 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
 
     async def scenario(app, pilot):
         await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
-        for char in "on the bus":
-            app.post_message(events.Key("space" if char == " " else char, char))
         await pilot.press("f4")
         await settle(pilot)
         for key, char in (("6", "6"), ("tab", "\t"), ("3", "3"), ("ctrl+l", None)):
@@ -1118,12 +1114,32 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
         await pilot.press("f4")
         await settle(pilot)
         form = app.screen
-        typed = (form.query_one("#mood").value, form.query_one("#cravings").value)
+        return form.query_one("#mood").value, form.query_one("#cravings").value
+
+    assert drive(paths, scenario) == ("6", "3")
+
+
+def test_journal_words_typed_straight_into_ctrl_l_come_back_after_unlock(created) -> None:
+    from textual import events
+
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
         await pilot.press("f5")
         await settle(pilot)
-        return typed, app.screen.query_one("#editor").text
+        for char in "rode the bus home":
+            app.post_message(events.Key("space" if char == " " else char, char))
+        app.post_message(events.Key("ctrl+l", None))  # in the same burst as the words
+        await settle(pilot)
+        assert isinstance(app.screen, UnlockScreen)
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        return app.screen.query_one("#editor").text
 
-    assert drive(paths, scenario) == (("6", "3"), "on the bus")
+    assert drive(paths, scenario) == "rode the bus home"
 
 
 def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) -> None:
