@@ -15,7 +15,7 @@ from companion.tui.screens.modals import ConfirmScreen, TypedConfirmScreen
 from companion.tui.screens.unlock import UnlockScreen
 from companion.vault import Vault
 from tests.conftest import PASSPHRASE
-from tests.tui_helpers import drive, screen_text, settle, unlock
+from tests.tui_helpers import burst, drive, screen_text, settle, unlock
 
 NOW = datetime(2026, 6, 10, 20, 0).astimezone()
 
@@ -51,8 +51,6 @@ def test_checkin_fast_path(created) -> None:
 def test_a_check_in_typed_in_one_burst_lands_field_by_field(created) -> None:
     """Keys that arrive together (fast typing over ssh, a password manager) are read in
     order: the Tab moves on before the next key, so "7 Tab 3" is mood 7 and cravings 3."""
-    from textual import events
-
     paths, _ = created
     frozen()
 
@@ -60,8 +58,7 @@ def test_a_check_in_typed_in_one_burst_lands_field_by_field(created) -> None:
         await unlock(pilot, PASSPHRASE)
         await pilot.press("f4")
         await settle(pilot)
-        for key, char in (("7", "7"), ("tab", "\t"), ("3", "3"), ("tab", "\t"), ("6", "6")):
-            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        burst(app, "7", "tab", "3", "tab", "6")
         await settle(pilot)
         screen = app.screen
         return [screen.query_one(f"#{name}").value for name in ("mood", "cravings", "sleep_hours")]
@@ -1068,16 +1065,12 @@ def test_keys_sent_in_one_burst_after_a_restored_draft_save_nothing_for_the_wron
     """A draft restored for yesterday, then PgUp, Backspace, 1, 1 and Ctrl+S arriving
     together (auto-type, a paste of keys over ssh): no check-in is written for any day, and
     the restored values are still on the form for the day they were typed for."""
-    from textual import events
-
     paths, _ = created
     frozen()
 
     async def scenario(app, pilot):
         await type_yesterday_then_lock_and_come_back(app, pilot)
-        burst = (("pageup", None), ("backspace", None), ("1", "1"), ("1", "1"), ("ctrl+s", None))
-        for key, char in burst:
-            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        burst(app, "pageup", "backspace", "1", "1", "ctrl+s")
         await settle(pilot)
         while isinstance(app.screen, ConfirmScreen):
             await pilot.press("escape")  # stay here
@@ -1097,8 +1090,6 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
     """Ctrl+L is acted on as soon as it is read; the keys typed just before it (one burst:
     fast typing, auto-type) are still on their way to the form. They are waited for, so the
     draft brought back after unlock holds every one of them."""
-    from textual import events
-
     paths, _ = created
     frozen()
 
@@ -1106,8 +1097,7 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
         await unlock(pilot, PASSPHRASE)
         await pilot.press("f4")
         await settle(pilot)
-        for key, char in (("6", "6"), ("tab", "\t"), ("3", "3"), ("ctrl+l", None)):
-            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        burst(app, "6", "tab", "3", "ctrl+l")
         await settle(pilot)
         assert isinstance(app.screen, UnlockScreen)
         await unlock(pilot, PASSPHRASE)
@@ -1120,8 +1110,6 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
 
 
 def test_journal_words_typed_straight_into_ctrl_l_come_back_after_unlock(created) -> None:
-    from textual import events
-
     paths, _ = created
     frozen()
 
@@ -1129,9 +1117,8 @@ def test_journal_words_typed_straight_into_ctrl_l_come_back_after_unlock(created
         await unlock(pilot, PASSPHRASE)
         await pilot.press("f5")
         await settle(pilot)
-        for char in "rode the bus home":
-            app.post_message(events.Key("space" if char == " " else char, char))
-        app.post_message(events.Key("ctrl+l", None))  # in the same burst as the words
+        words = ["space" if char == " " else char for char in "rode the bus home"]
+        burst(app, *words, "ctrl+l")
         await settle(pilot)
         assert isinstance(app.screen, UnlockScreen)
         await unlock(pilot, PASSPHRASE)
@@ -1145,8 +1132,6 @@ def test_journal_words_typed_straight_into_ctrl_l_come_back_after_unlock(created
 def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) -> None:
     """ "7 PgUp" in one burst: the 7 was typed on today's form, so PgUp asks before leaving
     it, and staying keeps it on today (it used to land on yesterday's form)."""
-    from textual import events
-
     paths, _ = created
     frozen()
 
@@ -1154,8 +1139,7 @@ def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) 
         await unlock(pilot, PASSPHRASE)
         await pilot.press("f4")
         await settle(pilot)
-        for key, char in (("7", "7"), ("pageup", None)):
-            app.post_message(events.Key(key, char))  # queued together, as a burst is
+        burst(app, "7", "pageup")
         await settle(pilot)
         asked = isinstance(app.screen, ConfirmScreen)
         await pilot.press("escape")  # stay here

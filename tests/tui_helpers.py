@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.console import Console
+from textual import events
 from textual.pilot import Pilot
 
 from companion.paths import VaultPaths
@@ -50,6 +51,15 @@ async def unlock(pilot: Pilot, passphrase: str, opens: bool = True) -> None:
             break
         await pilot.pause()
     await pilot.pause()
+
+
+def burst(app: CompanionApp, *keys: str) -> None:
+    """Queue ``keys`` all at once, as fast typing over ssh or a password manager's auto-type
+    delivers them (``pilot.press`` lets each key settle before the next)."""
+    named = {"space": " ", "tab": "\t"}
+    for key in keys:
+        char = named.get(key, key if len(key) == 1 else None)
+        app.post_message(events.Key(key, char))
 
 
 def screen_text(app: CompanionApp) -> str:
