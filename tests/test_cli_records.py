@@ -100,6 +100,67 @@ def test_bad_checkin_values_write_nothing(cli, args, message) -> None:
     assert db_bytes(cli.paths) == before
 
 
+def test_a_note_from_the_command_line_is_added_to_the_one_written_earlier(cli) -> None:
+    """A two-line note written in the app, then an evening line from the shell: both stay,
+    the command says so, running it again adds nothing, and replacing needs asking for."""
+    day = date(2026, 3, 10)
+    morning = "Slept badly but went to the morning meeting.\nCravings low until 4pm, then a walk."
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        checkins.record(vault, day, mood=7, note=morning)
+
+    def note() -> str:
+        with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+            saved = checkins.get(vault, day)
+        assert saved is not None
+        return str(saved.values["note"])
+
+    added = cli("checkin", "--note", "evening: called my sister")
+    assert added.returncode == 0, added.stderr
+    assert "added to the note for 2026-03-10" in added.stdout
+    assert note() == morning + "\nevening: called my sister"
+    again = cli("checkin", "--note", "evening: called my sister", "--cravings", "2")
+    assert again.returncode == 0, again.stderr
+    assert "already has those words" in again.stdout
+    assert note() == morning + "\nevening: called my sister"
+    before = db_bytes(cli.paths)
+    refused = cli("checkin", "--replace-note")
+    assert refused.returncode == 2 and "--replace-note needs --note" in refused.stderr
+    assert db_bytes(cli.paths) == before
+    replaced = cli("checkin", "--note", "a fresh start", "--replace-note")
+    assert replaced.returncode == 0, replaced.stderr
+    assert "replaced the note for 2026-03-10" in replaced.stdout
+    assert note() == "a fresh start"
+
+
+def test_sleep_with_a_decimal_comma_as_the_app_takes_it(cli) -> None:
+    given = cli("checkin", "--date", "yesterday", "--sleep", "7,5")
+    assert given.returncode == 0, given.stderr
+    assert "sleep 7.5" in given.stdout
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        saved = checkins.get(vault, date(2026, 3, 9))
+    assert saved is not None and saved.values["sleep_hours"] == 7.5
+
+
+def test_the_prompts_take_a_decimal_comma_and_leave_the_note_alone(cli) -> None:
+    """At a terminal, the fields not given are asked for: "7,5" hours is 7.5 there too, and
+    the note written earlier that day is kept (there is no prompt for it)."""
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        checkins.record(vault, date(2026, 3, 10), note="written in the app")
+    primary, secondary = pty.openpty()
+    try:
+        os.write(primary, b"7,5\n\n")  # the second line skips the question if 7,5 is refused
+        asked = cli("checkin", "--mood", "6", "--cravings", "1", "--sober", "yes", stdin=secondary)
+    finally:
+        os.close(secondary)
+        os.close(primary)
+    assert asked.returncode == 0, asked.stderr
+    assert "Hours of sleep" in asked.stdout and asked.stderr == ""
+    with Vault.unlock(cli.paths, PASSPHRASE) as vault:
+        saved = checkins.get(vault, date(2026, 3, 10))
+    assert saved is not None
+    assert saved.values["sleep_hours"] == 7.5 and saved.values["note"] == "written in the app"
+
+
 def test_edit_after_memorization_clears_the_mark(vault: Vault) -> None:
     day = clock.today()
     saved = checkins.record(vault, day, mood=5)
@@ -229,6 +290,36 @@ def test_export_to_dash_writes_standard_output_not_a_file(cli, tmp_path) -> None
     assert result.returncode == 0
     assert json.loads(result.stdout)["journal"][0]["text"] == "words for stdout"
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["export", "--format", "csv", "-o"],
+        ["memory", "export", "-o"],
+        ["insights", "--share", "-o"],
+    ],
+)
+def test_writing_into_a_missing_folder_says_so_before_the_passphrase(
+    cli, tmp_path, command
+) -> None:
+    missing = tmp_path / "no such folder"
+    result = cli(*command, str(missing / "out.txt"))
+    assert result.returncode == 2
+    assert f"the folder {missing} does not exist" in result.stderr
+    assert "unexpected" not in result.stderr and result.stderr.count("\n") == 1
+    unasked = run_cli(*command, str(missing / "out.txt"), input="")  # no passphrase at hand
+    assert unasked.returncode == 2 and unasked.stderr == result.stderr
+    assert not missing.exists()
+
+
+def test_exporting_onto_a_folder_or_through_a_file_says_so(cli, tmp_path) -> None:
+    onto = cli("export", "-o", str(tmp_path))
+    assert onto.returncode == 2 and f"{tmp_path} is a folder" in onto.stderr
+    (tmp_path / "plain").write_text("not a folder")
+    through = cli("export", "-o", str(tmp_path / "plain" / "all.json"))
+    assert through.returncode == 2 and "plain is not a folder" in through.stderr
+    assert (tmp_path / "plain").read_text() == "not a folder"
 
 
 def test_unreadable_passphrase_file(created, tmp_path) -> None:

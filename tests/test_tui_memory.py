@@ -4,9 +4,10 @@ while the user keeps typing, and what it learned can be reviewed, traced and con
 from __future__ import annotations
 
 import asyncio
+from datetime import date
 
 from companion.activity import journal
-from companion.memory import store
+from companion.memory import forgetting, store, summaries
 from companion.memory.pending import PENDING_KEY
 from companion.tui.screens.journal import JournalScreen
 from companion.tui.screens.modals import ConfirmScreen, TextScreen
@@ -299,3 +300,116 @@ def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
         texts = [f.text for f in store.live_facts(vault)]
     assert "Sponsor is Dana since March" in texts and "Sponsor is Dana" not in texts
+
+
+def test_a_fact_just_added_is_edited_pinned_and_deleted_with_keys_alone(created) -> None:
+    """At 80x24, from the keyboard only: the fact just added is the highlighted one, so e, p
+    and Delete act on it; once it is deleted, its neighbour is highlighted."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        store.add_fact(vault, "Walks the dog at six", "routines", source="wrote")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        await pilot.press(*"Sponsor is Sam", "tab", "enter")  # under "preferences"
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        editing = screen_text(app)
+        await pilot.press("end", *" on Wednesdays", "enter")
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        pinned = screen_text(app)
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.press("shift+tab", "enter")  # from Cancel to Delete
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        return editing, pinned, app.screen.query_one("#value").value
+
+    editing, pinned, neighbour = drive(paths, scenario, size=(80, 24))
+    assert "Edit fact" in editing and "Sponsor is Sam" in editing
+    assert "(pinned) Sponsor is Sam on Wednesdays" in pinned
+    assert neighbour == "Walks the dog at six"
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert [f.text for f in store.live_facts(vault)] == ["Walks the dog at six"]
+
+
+def test_keys_that_need_a_fact_say_how_to_pick_one(created) -> None:
+    """With no fact to act on, e says what to do instead of nothing; on a deleted fact it says
+    to pick a fact, and u brings the deleted one back, highlighted for e."""
+    paths, _ = created
+
+    def toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
+        # The app's own list: Pilot's apps draw no toasts.
+        return [n.message for n in app._notifications]
+
+    async def empty(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("tab")  # the short daily memory is not a Tab stop
+        return toasts(app), app.focused.id
+
+    said, focused = drive(paths, empty, size=(80, 24))
+    assert said == ["No facts yet: press a to add one."]
+    assert focused == "facts"
+
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        store.add_fact(vault, "Sponsor is Dana", "relationships", source="wrote")
+        forgetting.forget_fact(vault, store.add_fact(vault, "Drinks tea at night", "health"))
+
+    async def deleted(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        await pilot.press("end", "e")  # the last row: the deleted fact
+        await settle(pilot)
+        said = toasts(app)
+        await pilot.press("u")
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        return said, app.screen.query_one("#value").value
+
+    said, editing = drive(paths, deleted, size=(80, 24))
+    assert said == ["Pick a fact first (↑/↓)."]
+    assert editing == "Drinks tea at night"
+
+
+def test_a_long_daily_memory_is_read_with_tab_and_the_arrows(created) -> None:
+    """At 80x24 a daily memory longer than its pane is a Tab stop, whose End shows its last
+    line; Shift+Tab goes back to the facts, the first one highlighted since entering."""
+    paths, _ = created
+    today = date(2026, 5, 4)
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        store.add_fact(vault, "Sponsor is Dana", "relationships", source="wrote")
+        follow_ups = [f"Follow-up number {n}" for n in range(1, 30)] + ["Call the dentist"]
+        summaries.add_daily_memory(vault, today, today, today, {"follow_ups": follow_ups})
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        before = screen_text(app)
+        await pilot.press("tab")
+        pane = app.focused.id
+        await pilot.press("end")
+        await settle(pilot)
+        after = screen_text(app)
+        await pilot.press("shift+tab", "e")
+        await settle(pilot)
+        return before, pane, after, app.screen.query_one("#value").value
+
+    before, pane, after, editing = drive(paths, scenario, size=(80, 24))
+    assert "Call the dentist" not in before
+    assert pane == "daily-pane" and "Call the dentist" in after
+    assert editing == "Sponsor is Dana"

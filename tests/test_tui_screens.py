@@ -13,6 +13,7 @@ from companion.memory import store
 from companion.tui.screens.checkin import CheckInScreen
 from companion.tui.screens.modals import ConfirmScreen, TypedConfirmScreen
 from companion.tui.screens.unlock import UnlockScreen
+from companion.tui.widgets.button import Button
 from companion.vault import Vault
 from tests.conftest import PASSPHRASE
 from tests.tui_helpers import burst, drive, screen_text, settle, unlock
@@ -283,7 +284,7 @@ def test_write_edit_search_and_delete_entries(created) -> None:
         entries.highlighted = 1
         await pilot.press("e")  # edits; Enter reads
         await settle(pilot)
-        app.screen.query_one("#editor").insert("Edited: ")
+        app.screen.query_one("#editor").insert(", edited")  # at the cursor: the end
         await pilot.press("ctrl+s")
         await settle(pilot)
         # search
@@ -304,7 +305,36 @@ def test_write_edit_search_and_delete_entries(created) -> None:
     drive(paths, scenario)
     with reopen(paths) as vault:
         remaining = journal.newest(vault)
-    assert [e.text for e in remaining] == ["Edited: Walked to the lighthouse with #family"]
+    assert [e.text for e in remaining] == ["Walked to the lighthouse with #family, edited"]
+
+
+def test_words_typed_into_an_entry_opened_with_e_go_after_it(created) -> None:
+    """Keys only: the entry read with Enter and opened with e has the cursor after its last
+    word (it was at the start, so the words went before the entry); Ctrl+Home and Ctrl+End go
+    to the start and the end of the text."""
+    paths, _ = created
+    with reopen(paths) as vault:
+        journal.add(vault, "Quiet evening. Grateful for the walk\n[and the rain].")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("shift+tab", "shift+tab", "enter")  # editor, title, the list
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press(*" Called Sam too.")
+        await pilot.press("ctrl+home", *"Tuesday. ", "ctrl+end", *" Slept well.")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+
+    drive(paths, scenario, size=(80, 24))
+    with reopen(paths) as vault:
+        assert [e.text for e in journal.newest(vault)] == [
+            "Tuesday. Quiet evening. Grateful for the walk\n[and the rain]. Called Sam too."
+            " Slept well."
+        ]
 
 
 def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
@@ -585,6 +615,35 @@ def test_unsaved_settings_survive_a_lock(created) -> None:
         assert drafts.load(vault, "settings") is None
 
 
+def test_every_settings_button_is_whole_at_80_columns(created) -> None:
+    """Tab through Settings at 80x24: each button, once it has the keys, lies within the
+    screen's width (the fourth of the Memory row used to end at column 87, "Impo")."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        seen = {}
+        for _ in range(30):
+            await pilot.press("tab")
+            await settle(pilot)
+            if isinstance(app.focused, Button):
+                seen[str(app.focused.label)] = app.focused.region
+        return seen, screen_text(app)
+
+    seen, text = drive(paths, scenario, size=(80, 24))
+    assert set(seen) == {
+        "Edit extraction prompt",
+        "Reset extraction prompt",
+        "Ledger of calls",
+        "Import history",
+    }
+    for label, region in seen.items():
+        assert region.width >= len(label) and region.x >= 0 and region.right <= 80, label
+    assert "Import history" in text
+
+
 def test_the_journal_lists_the_tags_of_earlier_entries(created) -> None:
     paths, _ = created
     frozen()
@@ -631,7 +690,7 @@ def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
         entries.highlighted = 1  # the first entry (newest first)
         await pilot.press("e")
         await settle(pilot)
-        app.screen.query_one("#editor").insert("Changed: ")
+        app.screen.query_one("#editor").insert(", changed")  # at the cursor: the end
         entries.focus()
         entries.highlighted = 0
         await pilot.press("e")
@@ -641,7 +700,7 @@ def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
         entries.highlighted = 1
         await pilot.press("e")
         await settle(pilot)
-        assert app.screen.query_one("#editor").text == "Changed: The first entry, as saved"
+        assert app.screen.query_one("#editor").text == "The first entry, as saved, changed"
 
     drive(paths, scenario)
     with reopen(paths) as vault:
@@ -1019,6 +1078,34 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     with reopen(paths) as vault:
         saved = checkins.get(vault, NOW.date())
     assert saved is not None and saved.values["note"] == "long day\ncalled Sam at lunch"
+
+
+def test_the_check_in_form_saves_the_note_it_shows(created) -> None:
+    """A note added to from the command line shows whole in the form, and the form saves
+    what it shows: a line taken out there is gone (the form's note is not added to the
+    day's, as a command's is)."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=6, note="morning meeting")
+        checkins.record(vault, NOW.date(), note="evening: called my sister", add_note=True)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        note = app.screen.query_one("#note")
+        shown = note.text
+        note.focus()
+        await pilot.press(*["backspace"] * len("\nevening: called my sister"))
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        return shown
+
+    assert drive(paths, scenario) == "morning meeting\nevening: called my sister"
+    with reopen(paths) as vault:
+        saved = checkins.get(vault, NOW.date())
+    assert saved is not None and saved.values == {"mood": 6, "note": "morning meeting"}
 
 
 async def type_yesterday_then_lock_and_come_back(app, pilot) -> None:

@@ -81,6 +81,38 @@ def parse_sober(value: Any) -> bool:
     raise InvalidInput("sober must be yes or no.")
 
 
+def parse_sleep(value: Any) -> float:
+    """Hours of sleep, 0 to 24. A decimal comma counts as a point ("7,5" is 7.5), as many
+    people write it, in the app and on the command line alike."""
+    text = str(value).strip()
+    if text.count(",") == 1 and "." not in text:
+        text = text.replace(",", ".")
+    try:
+        hours = float(text)
+    except ValueError:
+        raise InvalidInput("sleep must be a number of hours from 0 to 24.") from None
+    if not math.isfinite(hours) or not 0 <= hours <= 24:
+        raise InvalidInput(f"sleep {value} is out of range: use 0 to 24 hours.")
+    return round(hours, 2)
+
+
+def added_note(earlier: str, note: str) -> str:
+    """``note`` on a line of its own after the ``earlier`` note, so words added later (from
+    the command line, say) never take the place of words written before. When ``earlier``
+    already has those lines, it stays as it is: running the same command again does not
+    write them twice."""
+    addition = note.strip()
+    if not earlier.strip():
+        return note
+    if not addition:
+        return earlier
+    lines = [line.strip() for line in earlier.splitlines()]
+    wanted = [line.strip() for line in addition.splitlines()]
+    if any(lines[i : i + len(wanted)] == wanted for i in range(len(lines) - len(wanted) + 1)):
+        return earlier
+    return f"{earlier.rstrip()}\n{addition}"
+
+
 def validate(values: dict[str, Any]) -> dict[str, Any]:
     """Check and normalise the given fields; ``None`` means "not given"."""
     clean: dict[str, Any] = {}
@@ -94,13 +126,7 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
         elif name in ("cravings", "urge_intensity"):
             clean[name] = _int_in(name.replace("_", " "), value, 0, 10)
         elif name == "sleep_hours":
-            try:
-                hours = float(str(value).strip())
-            except ValueError:
-                raise InvalidInput("sleep must be a number of hours from 0 to 24.") from None
-            if not math.isfinite(hours) or not 0 <= hours <= 24:
-                raise InvalidInput(f"sleep {value} is out of range: use 0 to 24 hours.")
-            clean[name] = round(hours, 2)
+            clean[name] = parse_sleep(value)
         elif name == "sober":
             clean[name] = parse_sober(value)
         elif name == "outcome":
@@ -117,8 +143,9 @@ def validate(values: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-def record(vault: Vault, day: date, **values: Any) -> CheckInView:
-    """Check in for ``day``: given values replace old ones, the rest are kept."""
+def record(vault: Vault, day: date, *, add_note: bool = False, **values: Any) -> CheckInView:
+    """Check in for ``day``: given values replace old ones, the rest are kept. With
+    ``add_note``, a given note is added to the day's note instead (``added_note``)."""
     if day > clock.today():
         raise InvalidInput(f"{day} is in the future; you can check in for today or earlier.")
     given = validate(values)
@@ -130,7 +157,10 @@ def record(vault: Vault, day: date, **values: Any) -> CheckInView:
         if row is None:
             rid = vault.insert(CheckIn, given, date=day.isoformat(), created_at=now, updated_at=now)
             return CheckInView(rid, day, given)
-        merged = {**vault.open(row), **given}
+        stored = vault.open(row)
+        if add_note and "note" in given:
+            given["note"] = added_note(str(stored.get("note", "")), given["note"])
+        merged = {**stored, **given}
         vault.update(CheckIn, row.id, merged, updated_at=now, memorized=False)
         return CheckInView(row.id, day, merged)
 

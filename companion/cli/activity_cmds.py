@@ -5,12 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
+from datetime import date
 
 from companion.activity import checkins, journal
-from companion.cli.common import confirmed, offer_backup_rewrite, open_vault, out, safe, show_help
+from companion.cli.common import (
+    confirmed,
+    offer_backup_rewrite,
+    open_vault,
+    out,
+    output_file,
+    safe,
+    show_help,
+    write_private,
+)
 from companion.errors import InvalidInput
-from companion.paths import open_private
 from companion.usecases.export import FORMATS, render
 
 PROMPTS = (
@@ -28,7 +36,15 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--cravings", help="0-10")
     p.add_argument("--sleep", dest="sleep_hours", help="hours, 0-24")
     p.add_argument("--sober", help="yes or no")
-    p.add_argument("--note")
+    p.add_argument(
+        "--note",
+        help="a few words for the day; a day that has a note already gets them on a new line",
+    )
+    p.add_argument(
+        "--replace-note",
+        action="store_true",
+        help="let --note replace the day's note instead of being added to it",
+    )
     p.add_argument("--urge", dest="urge_intensity", help="urge intensity, 0-10")
     p.add_argument("--trigger")
     p.add_argument("--strategy", help="what you did about the urge")
@@ -96,6 +112,8 @@ def cmd_checkin(args: argparse.Namespace) -> int:
     day = checkins.parse_day(args.date)
     given = {name: getattr(args, name) for name in checkins.FIELDS}
     checkins.validate(given)  # refuse bad values before asking for a passphrase
+    if args.replace_note and args.note is None:
+        raise InvalidInput("--replace-note needs --note TEXT, the note to put in its place.")
     if sys.stdin.isatty():
         for name, label in PROMPTS:
             while given[name] is None:
@@ -110,7 +128,7 @@ def cmd_checkin(args: argparse.Namespace) -> int:
     from companion.usecases import checkin
 
     with open_vault(args) as unlocked:
-        result = checkin.save(unlocked, day, given)
+        result = checkin.save(unlocked, day, given, add_note=not args.replace_note)
     show_help(result.danger)
     saved = result.checkin
     parts = [
@@ -120,8 +138,24 @@ def cmd_checkin(args: argparse.Namespace) -> int:
     ]
     if "sober" in saved.values:
         parts.append("sober" if saved.values["sober"] else "not sober")
-    print(f"checked in for {saved.date}: " + ", ".join(parts))
+    print(f"checked in for {saved.date}" + (": " + ", ".join(parts) if parts else ""))
+    if args.note is not None:
+        now = str(saved.get("note") or "")
+        print(note_outcome(saved.date, args.note, result.earlier_note, now, args.replace_note))
     return 0
+
+
+def note_outcome(day: date, given: str, earlier: str, now: str, replace: bool) -> str:
+    """One line on what --note did to the day's note: words a person wrote are never changed
+    without saying so."""
+    if now == earlier:
+        why = "--note was empty" if not given.strip() else "it already has those words"
+        return f"the note for {day} is as it was: {why}"
+    if not earlier.strip():
+        return f"saved the note for {day}"
+    if replace:
+        return f"{'replaced' if now.strip() else 'cleared'} the note for {day}"
+    return f"added to the note for {day}"
 
 
 def read_text(arg: str) -> str:
@@ -256,12 +290,12 @@ def cmd_profile_set(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    target = output_file(args.output)  # "-" is standard output, as for most tools
     with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         text = render(vault, args.format)
-    if args.output and args.output != "-":  # "-" is standard output, as for most tools
-        with open_private(Path(args.output)) as handle:
-            handle.write(text)
+    if target is not None:
+        write_private(target, text)
         print(
             f"wrote {args.output} (plain text: keep it private, delete it when done)",
             file=sys.stderr,

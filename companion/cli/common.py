@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import re
+import shlex
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from companion.cli import secrets
-from companion.errors import InvalidInput, ModelError, SessionEnded, VaultBusy
-from companion.paths import VaultPaths, resolve_data_dir
+from companion.errors import DiskFull, InvalidInput, ModelError, SessionEnded, VaultBusy
+from companion.paths import VaultPaths, open_private, resolve_data_dir
 from companion.usecases.unlocked import Unlocked
 from companion.vault import Vault, session
 
@@ -136,6 +139,40 @@ def ensure_free(paths: VaultPaths) -> None:
 
     if paths.root.is_dir():
         VaultLock.acquire(paths).release()
+
+
+def output_file(name: str | None) -> Path | None:
+    """The file ``-o NAME`` writes to, or None for standard output (no NAME, or ``-``).
+    Checked before the passphrase is asked, so a mistyped folder is said plainly at once."""
+    if not name or name == "-":
+        return None
+    path = Path(name)
+    folder = path.parent
+    if not folder.exists():
+        raise InvalidInput(
+            f"the folder {folder} does not exist: create it first "
+            f"(mkdir -p {shlex.quote(str(folder))}) or write somewhere else; nothing was written."
+        )
+    if not folder.is_dir():
+        raise InvalidInput(f"{folder} is not a folder, so {path} cannot be written there.")
+    if path.is_dir():
+        raise InvalidInput(f"{path} is a folder: name a file in it, like {path / 'export'}.")
+    return path
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` to a file only its owner can read; a file that cannot be written is
+    said plainly (exit 2, or 74 when the disk is full), not as a crash."""
+    try:
+        with open_private(path) as handle:
+            handle.write(text)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise DiskFull(
+                f"the disk is full: {path} is incomplete. Free some space and run it again."
+            ) from None
+        reason = exc.strerror or type(exc).__name__
+        raise InvalidInput(f"cannot write {path}: {reason}; nothing was written.") from None
 
 
 def safe(text: str) -> str:

@@ -5,14 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from companion import clock
-from companion.cli.common import confirmed, model_for, offer_backup_rewrite, open_vault, out
+from companion.cli.common import (
+    confirmed,
+    model_for,
+    offer_backup_rewrite,
+    open_vault,
+    out,
+    output_file,
+    write_private,
+)
 from companion.cli.import_cmds import cmd_learn_imports
 from companion.errors import EX_TEMPFAIL, VaultBusy
-from companion.paths import open_private
 
 if TYPE_CHECKING:
     from companion.vault import Vault
@@ -269,14 +275,14 @@ def memory_markdown(data: dict[str, Any]) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    target = output_file(args.output)
     with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         text = memory_markdown(memory_json(vault))
-    if args.output == "-":
+    if target is None:
         sys.stdout.write(text)
         return 0
-    with open_private(Path(args.output)) as handle:
-        handle.write(text)
+    write_private(target, text)
     print(f"wrote {args.output}", file=sys.stderr)
     return 0
 

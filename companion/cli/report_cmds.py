@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from companion.cli.common import open_vault
-from companion.paths import open_private
+from companion.cli.common import open_vault, output_file, write_private
 
 
 def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,14 +50,14 @@ def cmd_ledger(args: argparse.Namespace) -> int:
 def cmd_insights(args: argparse.Namespace) -> int:
     from companion.memory import insights
 
+    target = output_file(args.output)
     with open_vault(args, read_only_ok=True) as unlocked:
         vault = unlocked.vault
         week = insights.weekly(vault, args.week)
     if args.share:
         report = insights.share_report(week)
-        if args.output:
-            with open_private(Path(args.output)) as handle:
-                handle.write(report)
+        if target is not None:
+            write_private(target, report)
             print(f"wrote {args.output}", file=sys.stderr)
         else:
             sys.stdout.write(report)

@@ -21,16 +21,24 @@ class SavedCheckIn:
     """Not sober on a day after the recovery start: offer to log a slip."""
     days_kept: int | None
     """The sober days a slip would close (they stay in the history)."""
+    earlier_note: str = ""
+    """The day's note before this save, to say what became of it."""
 
 
 def save(
-    unlocked: Unlocked, day: date, values: dict[str, Any], *, from_form: bool = False
+    unlocked: Unlocked,
+    day: date,
+    values: dict[str, Any],
+    *,
+    from_form: bool = False,
+    add_note: bool = False,
 ) -> SavedCheckIn:
     """Check in for ``day``. Saved from the app's form (``from_form``), the draft the form
-    kept goes; a command leaves the app's draft alone."""
+    kept goes; a command leaves the app's draft alone. The form shows the whole note, so its
+    note replaces the day's; a command that only has new words passes ``add_note``."""
     vault = unlocked.vault
     earlier = checkins.get(vault, day)
-    saved = checkins.record(vault, day, **values)
+    saved = checkins.record(vault, day, add_note=add_note, **values)
     if from_form:
         drafts.discard(vault, "checkin")
     before = str(earlier.values.get("note", "")) if earlier is not None else ""
@@ -41,4 +49,4 @@ def save(
         start = prof.get("recovery_start_date")
         offer = not (start and date.fromisoformat(start) >= day)
         days = progress.sober_days(prof, day)
-    return SavedCheckIn(saved, danger, offer, days)
+    return SavedCheckIn(saved, danger, offer, days, before)

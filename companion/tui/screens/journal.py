@@ -151,7 +151,9 @@ class JournalScreen(JournalBrowser):
 
     def fill(self, title: str, text: str, tags: str) -> None:
         self.query_one("#title", Input).value = title
-        self.query_one("#editor", TextArea).load_text(text)
+        editor = self.query_one("#editor", TextArea)
+        editor.load_text(text)
+        editor.move_cursor(editor.document.end)  # more words go after those already there
         self.query_one("#entry-tags", Input).value = tags
 
     def load_entry(self, entry_id: int) -> None:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -31,7 +31,22 @@ from companion.tui.screens.modals import (
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
+from companion.tui.widgets.pane import ReadingPane
 from companion.tui.widgets.picklist import PickList
+
+PICK = {
+    "fact": ("Pick a fact first (↑/↓).", "No facts yet: press a to add one."),
+    "pending": ("Pick a change to confirm first (↑/↓).", "Nothing is waiting for you to confirm."),
+    "forgotten": ("Pick a deleted fact first (↑/↓).", "Nothing deleted to bring back."),
+}
+"""What to say when a key needs a row of a kind and none is highlighted: how to pick one, or
+that there is none."""
+
+
+def row_kind(ident: str) -> str:
+    """A row's kind from its option id: a fact, a change to confirm or a deleted fact."""
+    kind, colon, _ = ident.partition(":")
+    return kind if colon and kind in PICK else "fact"
 
 
 class MemoryScreen(DataScreen):
@@ -106,22 +121,25 @@ class MemoryScreen(DataScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="memory"):
-            with VerticalScroll(id="facts-pane"):
+            with Vertical(id="facts-pane"):
                 yield Static("What I know about you", id="memory-title")
                 yield Static("", id="extraction")
-                yield PickList(id="facts")
-            with VerticalScroll(id="daily-pane"):
+                yield PickList(id="facts")  # scrolls itself, so the highlight stays in sight
+            with ReadingPane(id="daily-pane"):
                 yield Markdown("", id="daily")
 
     def memory_changed(self) -> None:
         if self.is_mounted and self.companion.vault is not None:
             self.refresh_data()
 
-    def refresh_data(self) -> None:
+    def refresh_data(self, select: str | None = None) -> None:
+        """Reload the panel; the row ``select`` (a fact just added or edited) is highlighted,
+        or the one that was, by what it is rather than where (see ``highlight``)."""
         vault = self.vault
         self.query_one("#extraction", Static).update(literal(extraction_status(vault)))
         facts = self.query_one("#facts", OptionList)
-        highlighted = facts.highlighted
+        before = [o.id for o in facts.options if o.id and not o.disabled]
+        was = select or self.current()
         facts.clear_options()
         waiting = pending.waiting(vault)
         if waiting:
@@ -160,8 +178,7 @@ class MemoryScreen(DataScreen):
                     disabled=True,
                 )
             )
-        if highlighted is not None and highlighted < facts.option_count:
-            facts.highlighted = highlighted
+        self.highlight(facts, was, before)
         newest = summaries.newest_daily_memory(vault)
         self.query_one("#daily", Markdown).update(
             memory_markdown(newest[1], newest[0].date)
@@ -169,6 +186,37 @@ class MemoryScreen(DataScreen):
             else "### Daily memory\n\nNo daily memory yet. One is made when you unlock on a new "
             "day and there is something new to learn from."
         )
+
+    @staticmethod
+    def highlight(facts: OptionList, wanted: str | None, before: list[str]) -> None:
+        """Keep a row highlighted, so e, p and Delete always have a fact to act on: ``wanted``
+        if it is listed; if it went (deleted, accepted), its neighbour of the same kind, the
+        next one, else the one before; else the first row, as on entering the screen."""
+        rows = {o.id: i for i, o in enumerate(facts.options) if o.id and not o.disabled}
+        if not rows:
+            return
+        if wanted in rows:
+            facts.highlighted = rows[wanted]
+            return
+        if wanted in before:
+            at = before.index(wanted)
+            near = before[at + 1 :] + before[:at][::-1]
+            kind = row_kind(wanted)
+            for ident in [i for i in near if row_kind(i) == kind] + near:
+                if ident in rows:
+                    facts.highlighted = rows[ident]
+                    return
+        facts.highlighted = min(rows.values())
+
+    def pick_first(self, kind: str) -> None:
+        """A key needs a row of ``kind`` and none is highlighted: say how to pick one, and give
+        the arrows to the list (they may have been scrolling the daily memory)."""
+        facts = self.query_one("#facts", OptionList)
+        listed = any(o.id and row_kind(o.id) == kind for o in facts.options if not o.disabled)
+        pick, none = PICK[kind]
+        if listed:
+            facts.focus()
+        self.notify(pick if listed else none, markup=False)
 
     def current(self) -> str | None:
         option = self.query_one("#facts", OptionList).highlighted_option
@@ -221,11 +269,11 @@ class MemoryScreen(DataScreen):
                 return
             text, category = result
             try:
-                store.add_fact(self.vault, text, category or "general", source="wrote")
+                added = store.add_fact(self.vault, text, category or "general", source="wrote")
             except CompanionError as err:
                 self.notify(str(err), severity="warning")
                 return
-            self.refresh_data()
+            self.refresh_data(select=str(added))
 
         dialog = PairPromptScreen(
             "Add something I should know",
@@ -240,6 +288,7 @@ class MemoryScreen(DataScreen):
     def action_edit(self, fact_id: int | None = None, text: str | None = None) -> None:
         fact_id = fact_id if fact_id is not None else self.current_fact()
         if fact_id is None:
+            self.pick_first("fact")
             return
         current = next(f for f in store.live_facts(self.vault) if f.id == fact_id)
 
@@ -248,12 +297,12 @@ class MemoryScreen(DataScreen):
             if text is None or text.strip() == current.text:
                 return
             try:
-                store.edit_fact(self.vault, fact_id, text, source="wrote")
+                edited = store.edit_fact(self.vault, fact_id, text, source="wrote")
             except CompanionError as err:
                 self.notify(str(err), severity="warning")
                 return
             self.notify("Updated. The old wording stays in history (h).")
-            self.refresh_data()
+            self.refresh_data(select=str(edited))
 
         shown_text = visible(current.text)
         dialog = PromptScreen("Edit fact", text if text is not None else shown_text)
@@ -263,6 +312,7 @@ class MemoryScreen(DataScreen):
     def action_pin(self) -> None:
         fact_id = self.current_fact()
         if fact_id is None:
+            self.pick_first("fact")
             return
         current = next(f for f in store.live_facts(self.vault) if f.id == fact_id)
         store.set_pinned(self.vault, fact_id, not current.pinned)
@@ -271,6 +321,7 @@ class MemoryScreen(DataScreen):
     def action_forget(self) -> None:
         fact_id = self.current_fact()
         if fact_id is None:
+            self.pick_first("fact")
             return
 
         def forget(yes: bool | None) -> None:
@@ -292,25 +343,29 @@ class MemoryScreen(DataScreen):
 
     def action_undo_forget(self) -> None:
         ident = self.current()
-        if not ident or not ident.startswith("forgotten:"):
+        if not ident or row_kind(ident) != "forgotten":
+            self.pick_first("forgotten")
             return
         try:
-            forgetting.undo(self.vault, int(ident.split(":")[1]))
+            back = forgetting.undo(self.vault, int(ident.split(":")[1]))
         except CompanionError as err:
             self.notify(str(err), severity="warning")
             return
         self.notify("Brought back.")
-        self.refresh_data()
+        self.refresh_data(select=str(back))
 
     def action_history(self) -> None:
         fact_id = self.current_fact()
-        if fact_id is not None:
-            lines = history_lines(store.history(self.vault, fact_id))
-            self.app.push_screen(TextScreen("Was → now", "\n".join(lines)))
+        if fact_id is None:
+            self.pick_first("fact")
+            return
+        lines = history_lines(store.history(self.vault, fact_id))
+        self.app.push_screen(TextScreen("Was → now", "\n".join(lines)))
 
     def _pending_number(self) -> int | None:
         ident = self.current()
-        if not ident or not ident.startswith("pending:"):
+        if not ident or row_kind(ident) != "pending":
+            self.pick_first("pending")
             return None
         return int(ident.split(":")[1])
 
@@ -381,5 +436,13 @@ class MemoryScreen(DataScreen):
         )
 
     @on(OptionList.OptionSelected, "#facts")
-    def selected(self) -> None:
-        self.action_edit()
+    def selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter edits a fact; on a change to confirm or a deleted fact it says which keys
+        act there."""
+        kind = row_kind(event.option.id or "")
+        if kind == "pending":
+            self.notify("y accepts this change, n rejects it.")
+        elif kind == "forgotten":
+            self.notify("u brings this fact back.")
+        else:
+            self.action_edit()

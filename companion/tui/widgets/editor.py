@@ -1,5 +1,6 @@
-"""The text editor of our screens: Textual's TextArea, with undo that stops at the last save
-and without the crash below.
+"""The text editor of our screens: Textual's TextArea, with undo that stops at the last save,
+Ctrl+Home and Ctrl+End to the start and end of the text (TextArea binds neither), and without
+the crash below.
 
 Textual 8.2.8 (textual/widgets/_text_area.py, ``_undo_batch``) refreshes the widget's size
 before it moves the cursor back into the shortened document; when that adds or removes the
@@ -13,15 +14,30 @@ scrolling to it then is what we skip.
 from __future__ import annotations
 
 import contextlib
+from typing import ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
 
 class Editor(TextArea):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+home", "text_start", "Start of text", show=False),
+        Binding("ctrl+end", "text_end", "End of text", show=False),
+        Binding("ctrl+shift+home", "text_start(True)", "Select to start", show=False),
+        Binding("ctrl+shift+end", "text_end(True)", "Select to end", show=False),
+    ]
+
     def _watch_show_vertical_scrollbar(self) -> None:
         # The cursor may be past the end for a moment; the undo puts it back (see above).
         with contextlib.suppress(ValueError):
             super()._watch_show_vertical_scrollbar()
+
+    def action_text_start(self, select: bool = False) -> None:
+        self.move_cursor(self.document.start, select=select)
+
+    def action_text_end(self, select: bool = False) -> None:
+        self.move_cursor(self.document.end, select=select)
 
     def mark_saved(self) -> None:
         """Undo goes back to here and no further: what was saved is not undone by accident."""
