@@ -41,6 +41,9 @@ def test_wheel_carries_prompts_and_tcss(tmp_path: Path) -> None:
     for tcss in (REPO / "companion").rglob("*.tcss"):
         assert tcss.relative_to(REPO).as_posix() in names
     assert "companion/cli/__init__.py" in names
+    # the crisis detector's weights: without them it cannot read at all
+    for data in ("weights.txt", "weights.bin", "reader.npz", "reader_vocab.txt"):
+        assert f"companion/coach/safety/{data}" in names
 
 
 def test_prompt_override_wins(tmp_path: Path) -> None:

@@ -15,9 +15,9 @@ DATA = Path(__file__).parent / "data" / "crisis"
 HELD_BACK_SHA256 = "8ed2aa6523ac4c33b2fc4ca4877e8d56a6fb5c6d630e94791a534bf5b7af1d08"
 # What holds today on the held-back half (see docs/safety.md). The targets are
 # recall >= 0.98 over all danger, precision >= 0.90 and every category >= 0.90: not met yet.
-FLOOR_RECALL = 0.88
-FLOOR_PRECISION = 0.84
-FLOOR_CATEGORY_RECALL = 0.75
+FLOOR_RECALL = 0.92
+FLOOR_PRECISION = 0.86
+FLOOR_CATEGORY_RECALL = 0.85
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.coach.safety import model
+from companion.coach.safety import model, reader
 from companion.coach.safety.text import normalise, sentences
 
 __all__ = [
@@ -81,29 +81,52 @@ LONG = 200
 megabyte pasted in must not hold the screen for seconds)."""
 
 
-def _windows(text: str) -> list[list[str]]:
-    """Windows of normalised sentences (``model.window_probabilities`` reads them as such)."""
+def _windows(text: str) -> tuple[list[list[str]], bool]:
+    """Windows of normalised sentences (``model.window_probabilities`` reads them as such),
+    and whether the text is long enough to be read only near words that lean to danger."""
     parts = sentences(normalise(text))
     if len(parts) <= WINDOW + 1:
-        return [parts] if parts else []
+        return ([parts] if parts else []), False
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:
         marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
-    return [parts[i : i + WINDOW] for i in starts]
+    return [parts[i : i + WINDOW] for i in starts], len(parts) > LONG
+
+
+def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
+    """Each window's category or "none". The reader of word order joins the linear model on
+    the windows the linear model is unsure of; a pasted text (past ``LONG`` sentences) is read
+    by the linear model alone, or its thousands of windows would hold the screen."""
+    # Many windows give many chances of a false alarm: a long text needs more certainty.
+    several = len(windows) > 1
+    if pasted or not reader.available():
+        threshold = LONG_TEXT_THRESHOLD if several else None
+        return [model.window_verdict(window, threshold) for window in windows]
+    cut = reader.LONG_TEXT_THRESHOLD if several else reader.THRESHOLD
+    probs = [model.window_probabilities(window) for window in windows]
+    danger = [1.0 - p[model.NONE] for p in probs]
+    unsure = [i for i, d in enumerate(danger) if reader.FLOOR <= d < 2 * cut]
+    # The time a text takes stays bounded: the windows nearest the line are read again, and
+    # the rest of the unsure ones are decided as the linear model decides them alone.
+    chosen = sorted(unsure, key=lambda i: abs(danger[i] - cut))[: reader.AT_MOST]
+    texts = [" ".join(windows[i]) for i in chosen]
+    read = dict(zip(chosen, reader.probabilities(texts), strict=True))
+    alone = LONG_TEXT_THRESHOLD if several else None
+    verdicts = []
+    for i, p in enumerate(probs):
+        if i in read:
+            verdicts.append(model.verdict({c: (v + read[i][c]) / 2 for c, v in p.items()}, cut))
+        else:
+            verdicts.append(model.verdict(p, alone if i in unsure else cut))
+    return verdicts
 
 
 def assess(text: str) -> Danger | None:
     """The most urgent danger in ``text`` (an emergency before a crisis), or ``None``."""
-    found: list[str] = []
-    windows = _windows(text)
-    # Many windows give many chances of a false alarm: a long text needs more certainty.
-    threshold = None if len(windows) <= 1 else LONG_TEXT_THRESHOLD
-    for window in windows:
-        category = model.window_verdict(window, threshold)
-        if category != model.NONE:
-            found.append(category)
+    windows, pasted = _windows(text)
+    found = [c for c in _verdicts(windows, pasted) if c != model.NONE]
     if not found:
         return None
     urgent = [c for c in found if CATEGORIES[c][0] == EMERGENCY]
@@ -127,6 +150,8 @@ def warm() -> None:
 
     model.weights()
     lexicon.patterns()
+    if reader.available():  # numpy and the reader: the first unsure text pays for neither
+        reader.reader()
 
 
 def detect(text: str) -> bool:

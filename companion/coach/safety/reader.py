@@ -1,0 +1,255 @@
+"""A small reader of word order: a 2-layer, 128-wide transformer distilled from all-MiniLM-L6-v2
+fine-tuned on the labelled sentences (``scripts/train_safety_reader.py``), run on numpy.
+
+Why: the linear model weighs words one by one, so "gave my guitar to jake today" and "gave
+my guitar a new set of strings today" look alike to it; the fine-tuned sentence model reads
+how words go together, and this student keeps most of what it reads at a fraction of the
+cost (docs/safety.md, "A small reader of word order"). Its probabilities are averaged with
+the linear model's. It reads only windows the linear model does not already call plainly
+harmless, so most text never loads it.
+
+The weights are one ``.npz`` (read with ``allow_pickle=False``) and the WordPiece vocabulary
+one word per line. The text is cut as BERT's uncased tokenizer cuts it, in plain Python.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+FOLDER = Path(__file__).parent
+WEIGHTS = FOLDER / "reader.npz"
+VOCAB = FOLDER / "reader_vocab.txt"
+LONGEST_WORD = 100
+"""Longer words are one unknown token, as in BERT's tokenizer."""
+MAX_TOKENS = 128
+"""What the reader was trained on, its markers included; a longer window is cut."""
+CLS, SEP, UNK, PAD = "[CLS]", "[SEP]", "[UNK]", "[PAD]"
+FLOOR = 0.02
+"""Windows the linear model gives less danger than this are not read again: most text."""
+THRESHOLD = 0.35
+"""The danger probability, averaged with the linear model's, that raises the alarm for a
+short text (one window)."""
+LONG_TEXT_THRESHOLD = 0.5
+"""The same for each window of a longer text: many windows, many chances of a false alarm."""
+AT_MOST = 4
+"""Windows of one text read again, those nearest the line first: a 400-word entry stays near
+its 10 ms (docs/safety.md, "How fast")."""
+
+
+@cache
+def available() -> bool:
+    """Whether numpy and the weights are there; without them the linear model reads alone."""
+    try:  # found, not imported: a text the linear model is sure of never pays for numpy
+        found = importlib.util.find_spec("numpy") is not None
+    except ValueError:  # numpy in sys.modules as None: blocked on purpose
+        found = False
+    return found and WEIGHTS.exists() and VOCAB.exists()
+
+
+def _is_punctuation(char: str) -> bool:
+    code = ord(char)
+    if 33 <= code <= 47 or 58 <= code <= 64 or 91 <= code <= 96 or 123 <= code <= 126:
+        return True
+    return unicodedata.category(char).startswith("P")
+
+
+def _is_cjk(code: int) -> bool:
+    return (
+        0x4E00 <= code <= 0x9FFF
+        or 0x3400 <= code <= 0x4DBF
+        or 0x20000 <= code <= 0x2A6DF
+        or 0x2A700 <= code <= 0x2B73F
+        or 0x2B740 <= code <= 0x2B81F
+        or 0x2B820 <= code <= 0x2CEAF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x2F800 <= code <= 0x2FA1F
+    )
+
+
+ASCII_WORDS = re.compile(r"[a-z0-9]+|[!-/:-@\[-`{-~]")
+"""Runs of letters and digits, and each punctuation mark: ``words`` for ASCII text."""
+ASCII_CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 127])
+
+
+def words(text: str) -> list[str]:
+    """BERT's basic tokenizer, uncased: control characters dropped, accents stripped, lower
+    case, split on white space and around each punctuation mark and CJK character."""
+    if text.isascii():  # most text: one pattern instead of a loop over characters
+        return ASCII_WORDS.findall(text.lower().translate(ASCII_CONTROL))
+    return any_words(text)
+
+
+def any_words(text: str) -> list[str]:
+    """``words`` for any text, a character at a time."""
+    out: list[str] = []
+    current: list[str] = []
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    for char in decomposed:
+        code = ord(char)
+        category = unicodedata.category(char)
+        if code == 0xFFFD or category == "Mn":
+            continue
+        if category.startswith("C") and char not in "\t\n\r":
+            continue  # control characters go before white space is looked for, as in BERT's
+        if char.isspace():
+            if current:
+                out.append("".join(current))
+                current = []
+            continue
+        if _is_punctuation(char) or _is_cjk(code):
+            if current:
+                out.append("".join(current))
+                current = []
+            out.append(char)
+            continue
+        current.append(char)
+    if current:
+        out.append("".join(current))
+    return out
+
+
+@dataclass(frozen=True)
+class Reader:
+    vocab: dict[str, int]
+    arrays: dict[str, NDArray[np.float32]]
+    words: NDArray[np.int8]
+    scale: NDArray[np.float32]
+    layers: int
+    heads: int
+    classes: tuple[str, ...]
+
+
+@cache
+def reader() -> Reader:
+    """Loaded once, on first use (numpy is imported only here: most text never needs it)."""
+    # One thread: the matrices are small, and on a busy machine OpenBLAS's threads wait on
+    # each other (a 400-word entry took 2.6 s instead of 10 ms with both cores taken).
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")
+    import numpy as np
+
+    vocab = {piece: i for i, piece in enumerate(VOCAB.read_text("utf-8").splitlines())}
+    with np.load(WEIGHTS, allow_pickle=False) as data:
+        special = {"word_q", "word_scale", "meta", "classes"}
+        arrays = {name: data[name].astype(np.float32) for name in data.files if name not in special}
+        layers, heads = (int(v) for v in data["meta"])
+        return Reader(
+            vocab,
+            arrays,
+            data["word_q"].astype(np.int8),
+            data["word_scale"].astype(np.float32),
+            layers,
+            heads,
+            tuple(str(c) for c in data["classes"]),
+        )
+
+
+@lru_cache(maxsize=50_000)
+def _pieces(word: str) -> tuple[int, ...]:
+    vocab = reader().vocab
+    if len(word) > LONGEST_WORD:
+        return (vocab[UNK],)
+    out: list[int] = []
+    start = 0
+    while start < len(word):
+        end = len(word)
+        while end > start:
+            piece = word[start:end] if start == 0 else "##" + word[start:end]
+            found = vocab.get(piece)
+            if found is not None:
+                out.append(found)
+                break
+            end -= 1
+        else:
+            return (vocab[UNK],)
+        start = end
+    return tuple(out)
+
+
+def token_ids(text: str) -> list[int]:
+    """The ids the fine-tuned model's tokenizer gives ``text``, markers included."""
+    vocab = reader().vocab
+    ids = [vocab[CLS]]
+    for word in words(text):
+        ids += _pieces(word)
+    return [*ids[: MAX_TOKENS - 1], vocab[SEP]]
+
+
+def _layer_norm(
+    x: NDArray[np.float32], gain: NDArray[np.float32], bias: NDArray[np.float32]
+) -> NDArray[np.float32]:
+    import numpy as np
+
+    centred = x - x.mean(-1, keepdims=True)
+    var = (centred * centred).mean(-1, keepdims=True)
+    out: NDArray[np.float32] = centred / np.sqrt(var + 1e-12) * gain + bias
+    return out
+
+
+BATCH = 8
+"""Texts read together, of similar length: padding a short window to a long one is work."""
+
+
+def probabilities(texts: list[str]) -> list[dict[str, float]]:
+    """Probabilities per class for each text, read in batches of similar length."""
+    ids = [token_ids(text) for text in texts]
+    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
+    out: list[dict[str, float]] = [{}] * len(ids)
+    for start in range(0, len(order), BATCH):
+        chosen = order[start : start + BATCH]
+        for i, probs in zip(chosen, _read([ids[i] for i in chosen]), strict=True):
+            out[i] = probs
+    return out
+
+
+def _read(ids: list[list[int]]) -> list[dict[str, float]]:
+    import numpy as np
+
+    r = reader()
+    a = r.arrays
+    longest = max(len(row) for row in ids)
+    batch = np.zeros((len(ids), longest), dtype=np.int64)
+    for i, row in enumerate(ids):
+        batch[i, : len(row)] = row
+    mask = (batch != 0).astype(np.float32)
+    x = r.words[batch].astype(np.float32) * r.scale[batch][..., None]
+    x = x + a["position"][:longest] + a["token_type"][0]
+    x = _layer_norm(x, a["emb_ln_g"], a["emb_ln_b"])
+    n, length, width = x.shape
+    size = width // r.heads
+    blocked = (1.0 - mask)[:, None, None, :] * -1e9
+    x = x.reshape(n * length, width)  # the dense layers see one matrix of all tokens
+    for i in range(r.layers):
+        p = f"l{i}_"
+        qkv = x @ a[p + "qkv_w"] + a[p + "qkv_b"]
+        qkv = qkv.reshape(n, length, 3, r.heads, size).transpose(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + blocked
+        scores = np.exp(scores - scores.max(-1, keepdims=True))
+        scores /= scores.sum(-1, keepdims=True)
+        context = (scores @ v).transpose(0, 2, 1, 3).reshape(n * length, width)
+        x = _layer_norm(
+            x + context @ a[p + "out_w"] + a[p + "out_b"], a[p + "ln1_g"], a[p + "ln1_b"]
+        )
+        h = x @ a[p + "up_w"] + a[p + "up_b"]
+        # h * h * h: numpy's float32 power is a hundred times slower
+        h = 0.5 * h * (1.0 + np.tanh(0.7978845608 * (h + 0.044715 * h * h * h)))
+        x = _layer_norm(x + h @ a[p + "down_w"] + a[p + "down_b"], a[p + "ln2_g"], a[p + "ln2_b"])
+    x = x.reshape(n, length, width)
+    pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
+    logits = pooled @ a["head_w"] + a["head_b"]
+    logits -= logits.max(-1, keepdims=True)
+    exps = np.exp(logits)
+    rows: list[list[float]] = (exps / exps.sum(-1, keepdims=True)).tolist()
+    return [dict(zip(r.classes, row, strict=True)) for row in rows]

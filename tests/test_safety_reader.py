@@ -1,0 +1,94 @@
+"""The crisis detector's reader of word order: it cuts text as the model it was distilled
+from cuts it, reads a window the same alone or in a batch, and where numpy is missing the
+detector still works with the linear model alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.coach import safety
+from companion.coach.safety import reader
+
+
+def ids(*pieces: str) -> list[int]:
+    vocab = reader.reader().vocab
+    return [vocab[reader.CLS], *(vocab[p] for p in pieces), vocab[reader.SEP]]
+
+
+@pytest.mark.parametrize(
+    ("text", "pieces"),
+    [
+        ("Rehoming my CAT", ("re", "##hom", "##ing", "my", "cat")),
+        ("Café, it's naïve", ("cafe", ",", "it", "'", "s", "naive")),
+        ("x" * 101, ("[UNK]",)),
+        ("tabs\tand\x00 nul", ("tab", "##s", "and", "nu", "##l")),
+        ("ok\x1b[31m red", ("ok", "[", "31", "##m", "red")),
+        ("日本 ok", ("日", "本", "ok")),
+    ],
+)
+def test_text_is_cut_as_the_teachers_tokenizer_cuts_it(text: str, pieces: tuple[str, ...]) -> None:
+    """The expected pieces are what all-MiniLM-L6-v2's own tokenizer gives (accents
+    stripped, punctuation and CJK split off, control characters dropped, a word past 100
+    letters unknown): the reader only means what it learnt if it is fed the same pieces."""
+    assert reader.token_ids(text) == ids(*pieces)
+
+
+@given(st.text(st.characters(max_codepoint=127), max_size=80))
+def test_ascii_text_is_cut_the_same_by_the_quick_way_and_the_long_one(text: str) -> None:
+    assert reader.words(text) == reader.any_words(text)
+
+
+def test_a_window_is_read_the_same_alone_and_beside_a_longer_one() -> None:
+    """Windows are read in a batch, padded to the longest: the padding must change nothing."""
+    short = "gave my guitar to jake today"
+    longer = "went to the meeting, then the gym, then picked the kids up and made tea. " * 3
+    alone = reader.probabilities([short])[0]
+    batched = reader.probabilities([longer, short])[1]
+    assert sum(alone.values()) == pytest.approx(1.0)
+    for name, value in alone.items():
+        assert batched[name] == pytest.approx(value, abs=1e-4)
+
+
+def test_a_very_long_window_is_cut_to_what_the_reader_was_trained_on() -> None:
+    assert len(reader.token_ids("word " * 500)) == reader.MAX_TOKENS
+
+
+def test_without_numpy_the_detector_still_reads_with_the_linear_model() -> None:
+    """numpy is a dependency, but a broken install must not silence the detector."""
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from companion.coach import safety\n"
+        "from companion.coach.safety import reader\n"
+        "assert not reader.available()\n"
+        "print(safety.assess('i swallowed the whole bottle of pills an hour ago') is not None)\n"
+        "print(safety.assess('walked the dog and made soup, quiet day') is None)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "night babe, love you loads xxx",
+        "got home safe xx",
+        "xxxx",
+        "Texted my brother, he sent back xx",
+        "finally in bed zzzzz",
+        "Mum replied with a thumbs up and xxxx",
+        "item1 item2 item3 item4 item5 item6 item7 item8 item9 item10 item11 item12",
+        "qwertyuiop",
+    ],
+)
+def test_kisses_sleep_and_placeholders_raise_no_alarm(text: str) -> None:
+    """Everyday shorthand once raised the crisis screen ("xxx" read as an overdose): none of
+    these sentences is in the training files."""
+    assert safety.assess(text) is None
