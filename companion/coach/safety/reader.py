@@ -1,10 +1,10 @@
 """A small reader of word order: a 2-layer, 128-wide transformer distilled from all-MiniLM-L6-v2
 fine-tuned on the labelled sentences (``scripts/train_safety_reader.py``), run on numpy.
 
-Why: the linear model weighs words one by one, so "gave my guitar to jake today" and "gave
-my guitar a new set of strings today" look alike to it; the fine-tuned sentence model reads
-how words go together, and this student keeps most of what it reads at a fraction of the
-cost (docs/safety.md, "A small reader of word order"). Its probabilities are averaged with
+Why: the linear model weighs words one by one and cannot hear how they go together ("gave my
+guitar to jake today" is preparation told without context); the fine-tuned sentence model
+reads word order, and this student keeps part of what it reads at a fraction of the cost
+(docs/safety.md, "A small reader of word order"). Its probabilities are averaged with
 the linear model's. It reads only windows the linear model does not already call plainly
 harmless, so most text never loads it.
 
@@ -34,7 +34,7 @@ LONGEST_WORD = 100
 """Longer words are one unknown token, as in BERT's tokenizer."""
 MAX_TOKENS = 128
 """What the reader was trained on, its markers included; a longer window is cut."""
-CLS, SEP, UNK, PAD = "[CLS]", "[SEP]", "[UNK]", "[PAD]"
+CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
 FLOOR = 0.02
 """Windows the linear model gives less danger than this are not read again: most text."""
 THRESHOLD = 0.35
@@ -44,7 +44,7 @@ LONG_TEXT_THRESHOLD = 0.5
 """The same for each window of a longer text: many windows, many chances of a false alarm."""
 AT_MOST = 4
 """Windows of one text read again, those nearest the line first: a 400-word entry stays near
-its 10 ms (docs/safety.md, "How fast")."""
+its 10 ms (docs/safety.md, "A small reader of word order")."""
 
 
 @cache
@@ -147,7 +147,7 @@ def reader() -> Reader:
         return Reader(
             vocab,
             arrays,
-            data["word_q"].astype(np.int8),
+            data["word_q"],
             data["word_scale"].astype(np.float32),
             layers,
             heads,
