@@ -345,6 +345,8 @@ def test_profile_show_and_set(cli) -> None:
     assert cli("profile", "set", "known_triggers", "work stress, late nights").returncode == 0
     bad = cli("profile", "set", "recovery_start_date", "2027-01-01")
     assert bad.returncode == 2 and "in the future" in bad.stderr
+    typo = cli("profile", "set", "recovery_start_date", "14/02/2023")
+    assert typo.returncode == 2 and "Recovery start date must be a date, YYYY-MM-DD" in typo.stderr
     unknown = cli("profile", "set", "favourite_colour", "blue")
     assert unknown.returncode == 2 and "unknown profile field" in unknown.stderr
     shown = json.loads(cli("profile", "show", "--json").stdout)

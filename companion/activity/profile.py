@@ -43,6 +43,7 @@ def coerce(name: str, value: Any) -> Any:
     kind = FIELDS.get(name)
     if kind is None:
         raise InvalidInput(f"unknown profile field {name}; fields: {', '.join(FIELDS)}.")
+    label = name.replace("_", " ").capitalize()  # what a person reads, in the app or a shell
     if value is None or value == "":
         return None
     if kind == LIST:
@@ -52,17 +53,17 @@ def coerce(name: str, value: Any) -> Any:
         try:
             day = date.fromisoformat(str(value))
         except ValueError:
-            raise InvalidInput(f"{name} must be a date, YYYY-MM-DD.") from None
+            raise InvalidInput(f"{label} must be a date, YYYY-MM-DD.") from None
         if day > clock.today():
-            raise InvalidInput(f"{name} {day} is in the future.")
+            raise InvalidInput(f"{label} {day} is in the future.")
         return day.isoformat()
     if kind == INT:
         try:
             number = int(str(value))
         except ValueError:
-            raise InvalidInput(f"{name} must be a whole number.") from None
+            raise InvalidInput(f"{label} must be a whole number.") from None
         if name == "current_step" and not 1 <= number <= 12:
-            raise InvalidInput("current_step must be from 1 to 12.")
+            raise InvalidInput(f"{label} must be from 1 to 12.")
         return number
     return str(value)
 
