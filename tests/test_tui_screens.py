@@ -895,6 +895,8 @@ def test_backup_export_and_a_new_passphrase_from_the_palette(created, tmp_path) 
 def test_reading_an_entry_and_going_to_a_month(created) -> None:
     from datetime import datetime
 
+    from textual.widgets import Button
+
     from companion.activity import journal
     from companion.vault import Vault
     from tests.conftest import PASSPHRASE
@@ -915,6 +917,7 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
         await settle(pilot)
         await pilot.press("slash")
         await settle(pilot)
+        assert str(app.screen.query_one("#yes", Button).label) == "Go"  # nothing is saved
         app.screen.query_one("#value").value = when
         await pilot.press("enter")
         await settle(pilot)

@@ -165,5 +165,6 @@ class CalendarScreen(Dialog[When]):
             self.dismiss(when)
 
         self.app.push_screen(
-            PromptScreen("Go to a day, a month or a year", placeholder="March 2025"), go
+            PromptScreen("Go to a day, a month or a year", placeholder="March 2025", confirm="Go"),
+            go,
         )

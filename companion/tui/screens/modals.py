@@ -100,18 +100,19 @@ class TypedConfirmScreen(Dialog[list[bool]]):
 
 
 class InputDialog(Dialog[Answer]):
-    """Lines of text to fill in, Save and Cancel; subclasses say which and what comes back."""
+    """Lines of text to fill in, Save (or what ``confirm`` says) and Cancel; subclasses say
+    which and what comes back."""
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, confirm: str = "Save") -> None:
         super().__init__()
-        self.title_text = title
+        self.title_text, self.confirm = title, confirm
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, classes="title")
             yield from self.inputs()
             with Horizontal(classes="buttons"):
-                yield Button("Save", id="yes", variant="primary")
+                yield Button(self.confirm, id="yes", variant="primary")
                 yield Button("Cancel", id="no")
 
     def inputs(self) -> ComposeResult:
@@ -140,8 +141,10 @@ class InputDialog(Dialog[Answer]):
 class PromptScreen(InputDialog[str]):
     """One line of text (a title, a fact's new wording); ``None`` when cancelled."""
 
-    def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
-        super().__init__(title)
+    def __init__(
+        self, title: str, value: str = "", placeholder: str = "", confirm: str = "Save"
+    ) -> None:
+        super().__init__(title, confirm)
         self.value, self.placeholder = value, placeholder
 
     def inputs(self) -> ComposeResult:
