@@ -83,7 +83,7 @@ class CheckInScreen(DataScreen):
             yield Static("", id="day")
             with Grid(id="fields"):
                 for name, label, placeholder, allowed in FIELDS:
-                    yield Label(label, classes="field-label")
+                    yield Label(label, classes="field-label", id=f"{name}-label")
                     yield Input(
                         placeholder=placeholder,
                         restrict=allowed,
@@ -130,6 +130,8 @@ class CheckInScreen(DataScreen):
         self.query_one("#day", Static).update(
             f"{self.day:%Y-%m-%d} ({label}): {status}.  PgUp/PgDn: another day"
         )
+        today = self.day == clock.today()
+        self.query_one("#sober-label", Label).update("Sober today" if today else "Sober that day")
         if keep_typed:
             return
         values = existing.values if existing else {}
