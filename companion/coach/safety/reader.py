@@ -123,6 +123,8 @@ def any_words(text: str) -> list[str]:
 class Reader:
     vocab: dict[str, int]
     arrays: dict[str, NDArray[np.float32]]
+    """float32 throughout: one float64 scalar in the arithmetic turns every later product into
+    float64, with the weights converted again at each step (four times slower)."""
     words: NDArray[np.int8]
     scale: NDArray[np.float32]
     layers: int
@@ -144,15 +146,17 @@ def reader() -> Reader:
         special = {"word_q", "word_scale", "meta", "classes"}
         arrays = {name: data[name].astype(np.float32) for name in data.files if name not in special}
         layers, heads = (int(v) for v in data["meta"])
-        return Reader(
-            vocab,
-            arrays,
-            data["word_q"],
-            data["word_scale"].astype(np.float32),
-            layers,
-            heads,
-            tuple(str(c) for c in data["classes"]),
-        )
+        words, scale = data["word_q"], data["word_scale"].astype(np.float32)
+        classes = tuple(str(c) for c in data["classes"])
+    # Folded in once here rather than added or multiplied for every window: the token type
+    # (always the first) into the positions, and attention's 1/sqrt(head size) into the queries.
+    arrays["position"] += arrays.pop("token_type")[0]
+    width = arrays["position"].shape[1]
+    for i in range(layers):
+        query = np.float32((width // heads) ** -0.5)
+        arrays[f"l{i}_qkv_w"][:, :width] *= query
+        arrays[f"l{i}_qkv_b"][:width] *= query
+    return Reader(vocab, arrays, words, scale, layers, heads, classes)
 
 
 @lru_cache(maxsize=50_000)
@@ -189,67 +193,99 @@ def token_ids(text: str) -> list[int]:
 def _layer_norm(
     x: NDArray[np.float32], gain: NDArray[np.float32], bias: NDArray[np.float32]
 ) -> NDArray[np.float32]:
+    """Means as products with a vector of 1/width: numpy's ``mean`` costs more in Python than
+    in arithmetic on rows this short."""
     import numpy as np
 
-    centred = x - x.mean(-1, keepdims=True)
-    var = (centred * centred).mean(-1, keepdims=True)
-    out: NDArray[np.float32] = centred / np.sqrt(var + 1e-12) * gain + bias
-    return out
+    average = np.full(x.shape[-1], 1.0 / x.shape[-1], dtype=np.float32)
+    x = x - (x @ average)[:, None]
+    spread = (x * x) @ average
+    spread += np.float32(1e-12)
+    np.sqrt(spread, out=spread)
+    x /= spread[:, None]
+    x *= gain
+    x += bias
+    return x
+
+
+def _gelu(h: NDArray[np.float32]) -> NDArray[np.float32]:
+    """GELU in its tanh form (the one the reader was trained with), in place, in float32:
+    ``h * h * h`` because numpy's float32 power is a hundred times slower."""
+    import numpy as np
+
+    inner = h * h
+    inner *= np.float32(0.044715)
+    inner += np.float32(1.0)
+    inner *= h
+    inner *= np.float32(0.7978845608)
+    np.tanh(inner, out=inner)
+    inner *= np.float32(0.5)
+    inner += np.float32(0.5)
+    h *= inner
+    return h
 
 
 BATCH = 8
-"""Texts read together, of similar length: padding a short window to a long one is work."""
+"""Texts read together."""
 
 
 def probabilities(texts: list[str]) -> list[dict[str, float]]:
-    """Probabilities per class for each text, read in batches of similar length."""
+    """Probabilities per class for each text, read a batch at a time."""
     ids = [token_ids(text) for text in texts]
-    order = sorted(range(len(ids)), key=lambda i: len(ids[i]))
-    out: list[dict[str, float]] = [{}] * len(ids)
-    for start in range(0, len(order), BATCH):
-        chosen = order[start : start + BATCH]
-        for i, probs in zip(chosen, _read([ids[i] for i in chosen]), strict=True):
-            out[i] = probs
+    out: list[dict[str, float]] = []
+    for start in range(0, len(ids), BATCH):
+        out += _read(ids[start : start + BATCH])
     return out
 
 
 def _read(ids: list[list[int]]) -> list[dict[str, float]]:
+    """The texts' tokens one after the other, no padding: the layers read them as one matrix,
+    and attention looks within each text."""
     import numpy as np
 
     r = reader()
     a = r.arrays
-    longest = max(len(row) for row in ids)
-    batch = np.zeros((len(ids), longest), dtype=np.int64)
-    for i, row in enumerate(ids):
-        batch[i, : len(row)] = row
-    mask = (batch != 0).astype(np.float32)
-    x = r.words[batch].astype(np.float32) * r.scale[batch][..., None]
-    x = x + a["position"][:longest] + a["token_type"][0]
+    lengths = [len(row) for row in ids]
+    ends = np.cumsum(lengths)
+    spans = [(int(end) - n, int(end)) for n, end in zip(lengths, ends, strict=True)]
+    flat = np.fromiter((i for row in ids for i in row), dtype=np.intp, count=int(ends[-1]))
+    x = r.words[flat].astype(np.float32)
+    x *= r.scale[flat][:, None]
+    x += np.concatenate([a["position"][:n] for n in lengths])
     x = _layer_norm(x, a["emb_ln_g"], a["emb_ln_b"])
-    n, length, width = x.shape
+    width = x.shape[1]
     size = width // r.heads
-    blocked = (1.0 - mask)[:, None, None, :] * -1e9
-    x = x.reshape(n * length, width)  # the dense layers see one matrix of all tokens
+    text = np.repeat(np.arange(len(ids)), lengths)
+    blocked = np.where(text[:, None] == text[None, :], np.float32(0), np.float32(-1e9))
     for i in range(r.layers):
         p = f"l{i}_"
-        qkv = x @ a[p + "qkv_w"] + a[p + "qkv_b"]
-        qkv = qkv.reshape(n, length, 3, r.heads, size).transpose(2, 0, 3, 1, 4)
-        q, k, v = qkv[0], qkv[1], qkv[2]
-        scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(size) + blocked
-        scores = np.exp(scores - scores.max(-1, keepdims=True))
+        qkv = x @ a[p + "qkv_w"]
+        qkv += a[p + "qkv_b"]
+        # (3, heads, tokens, size): queries, keys and values of each head, every text's
+        # tokens attending only to its own (the others are blocked)
+        q, k, v = qkv.reshape(-1, 3, r.heads, size).transpose(1, 2, 0, 3)
+        scores = q @ k.transpose(0, 2, 1)
+        scores += blocked
+        scores -= scores.max(-1, keepdims=True)
+        np.exp(scores, out=scores)
         scores /= scores.sum(-1, keepdims=True)
-        context = (scores @ v).transpose(0, 2, 1, 3).reshape(n * length, width)
-        x = _layer_norm(
-            x + context @ a[p + "out_w"] + a[p + "out_b"], a[p + "ln1_g"], a[p + "ln1_b"]
-        )
-        h = x @ a[p + "up_w"] + a[p + "up_b"]
-        # h * h * h: numpy's float32 power is a hundred times slower
-        h = 0.5 * h * (1.0 + np.tanh(0.7978845608 * (h + 0.044715 * h * h * h)))
-        x = _layer_norm(x + h @ a[p + "down_w"] + a[p + "down_b"], a[p + "ln2_g"], a[p + "ln2_b"])
-    x = x.reshape(n, length, width)
-    pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdims=True)
-    logits = pooled @ a["head_w"] + a["head_b"]
+        context = (scores @ v).transpose(1, 0, 2).reshape(-1, width)
+        attended = context @ a[p + "out_w"]
+        attended += a[p + "out_b"]
+        attended += x
+        x = _layer_norm(attended, a[p + "ln1_g"], a[p + "ln1_b"])
+        h = x @ a[p + "up_w"]
+        h += a[p + "up_b"]
+        fed = _gelu(h) @ a[p + "down_w"]
+        fed += a[p + "down_b"]
+        fed += x
+        x = _layer_norm(fed, a[p + "ln2_g"], a[p + "ln2_b"])
+    pooled = np.add.reduceat(x, [start for start, _ in spans], axis=0)
+    pooled /= np.asarray(lengths, dtype=np.float32)[:, None]
+    logits = pooled @ a["head_w"]
+    logits += a["head_b"]
     logits -= logits.max(-1, keepdims=True)
-    exps = np.exp(logits)
-    rows: list[list[float]] = (exps / exps.sum(-1, keepdims=True)).tolist()
+    np.exp(logits, out=logits)
+    logits /= logits.sum(-1, keepdims=True)
+    rows: list[list[float]] = logits.tolist()
     return [dict(zip(r.classes, row, strict=True)) for row in rows]
