@@ -13,17 +13,37 @@ from companion.config import Config, CrisisLine
 
 DATA = Path(__file__).parent / "data" / "crisis"
 HELD_BACK_SHA256 = "8ed2aa6523ac4c33b2fc4ca4877e8d56a6fb5c6d630e94791a534bf5b7af1d08"
+EVERYDAY_SHA256 = "529c7970a6cda4ec399f65892dc21d045495fd16e3112c3302270402e92e005d"
 # What holds today on the held-back half (see docs/safety.md). The issue's targets are
 # recall >= 0.98 over all danger, precision >= 0.90 and every category >= 0.90: not met yet.
 FLOOR_RECALL = 0.92
 FLOOR_PRECISION = 0.86
 FLOOR_CATEGORY_RECALL = 0.85
+CEILING_EVERYDAY_ALARMS = 0.08
+"""The share of everyday lines (everyday_apart.jsonl) that raise the crisis screen today."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
     digest = hashlib.sha256((DATA / "held_back.jsonl").read_bytes()).hexdigest()
     assert digest == HELD_BACK_SHA256
     assert digest in (DATA / "held_back.sha256").read_text()
+
+
+def test_the_everyday_lines_are_the_ones_committed_before_tuning() -> None:
+    digest = hashlib.sha256((DATA / "everyday_apart.jsonl").read_bytes()).hexdigest()
+    assert digest == EVERYDAY_SHA256
+    assert digest in (DATA / "everyday_apart.sha256").read_text()
+
+
+def test_everyday_writing_rarely_raises_the_crisis_screen() -> None:
+    """Ordinary lines of chat, journal and check-in (none of them danger, never trained on):
+    each alarm is the crisis screen over someone's "stable" or "fence done"."""
+    rows = [json.loads(line) for line in (DATA / "everyday_apart.jsonl").read_text().splitlines()]
+    alarms = [(row["text"], found) for row in rows if (found := safety.assess(row["text"]))]
+    print(f"\neveryday lines kept apart: {len(alarms)} alarms in {len(rows)}")
+    for text, found in alarms:
+        print(f"  {found.category:<20} {text[:60]}")
+    assert len(alarms) / len(rows) <= CEILING_EVERYDAY_ALARMS
 
 
 def test_recall_and_precision_on_the_held_back_half() -> None:
