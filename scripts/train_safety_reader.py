@@ -39,7 +39,17 @@ from scripts.train_safety import DATA, load, training_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "companion" / "coach" / "safety" / "reader.npz"
-ONLY_TRAINED_ON = ["round4", "round5_young", "round5_older", "round5_world", "everyday", "noise"]
+ONLY_TRAINED_ON = [
+    "round4",
+    "round5_young",
+    "round5_older",
+    "round5_world",
+    "everyday",
+    "noise",
+    "round6_coach",
+    "round6_journal",
+    "round6_short",
+]
 CLASSES = [
     "active_ideation",
     "medical_emergency",
