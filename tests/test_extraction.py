@@ -121,6 +121,7 @@ def test_failures_leave_everything_unmemorized(vault, fake_llm) -> None:
     fake_llm.push(tool({"nonsense": True}), tool({"summary": "no fields it knows"}))
     result = run(vault, force=True)
     assert "expected form twice" in result.error
+    assert result.line.endswith("(the answer has none of the expected fields)."), result.line
     assert unmemorized(vault) == before and Fact.select().count() == 0
     statuses = [c.status for c in reversed(ledger.calls(vault))]
     assert statuses == ["error"] * 5  # every call is in the ledger, failed ones included

@@ -36,7 +36,7 @@ class Result:
     @property
     def line(self) -> str:
         if self.error:
-            return f"Memory update failed: {self.error}"
+            return f"Memory update failed: {self.error.rstrip('.')}."
         return self.counts.line() if self.ran else "Nothing new to remember."
 
 
