@@ -15,11 +15,12 @@ DATA = Path(__file__).parent / "data" / "crisis"
 HELD_BACK_SHA256 = "8ed2aa6523ac4c33b2fc4ca4877e8d56a6fb5c6d630e94791a534bf5b7af1d08"
 EVERYDAY_SHA256 = "529c7970a6cda4ec399f65892dc21d045495fd16e3112c3302270402e92e005d"
 # What holds today on the held-back half (see docs/safety.md). The issue's targets are
-# recall >= 0.98 over all danger, precision >= 0.90 and every category >= 0.90: not met yet.
-FLOOR_RECALL = 0.92
-FLOOR_PRECISION = 0.86
+# recall >= 0.98 over all danger, precision >= 0.90 and every category >= 0.90: precision
+# holds, recall and two categories (preparation, self-harm) do not yet.
+FLOOR_RECALL = 0.93
+FLOOR_PRECISION = 0.90
 FLOOR_CATEGORY_RECALL = 0.85
-CEILING_EVERYDAY_ALARMS = 0.08
+CEILING_EVERYDAY_ALARMS = 0.04
 """The share of everyday lines (everyday_apart.jsonl) that raise the crisis screen today."""
 
 
