@@ -31,7 +31,8 @@ def extraction_status(vault: Vault) -> str:
             if again and again > clock.now()
             else "It tries again"
         )
-        return f"Memory update failed {when}: {reason.rstrip('.')}. {later} at an unlock; r tries now."
+        reason = reason.rstrip(".")
+        return f"Memory update failed {when}: {reason}. {later} at an unlock; r tries now."
     return f"Extraction: last run {when}. {details.get('summary', '')}".strip()
 
 
