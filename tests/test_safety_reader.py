@@ -44,7 +44,7 @@ def test_ascii_text_is_cut_the_same_by_the_quick_way_and_the_long_one(text: str)
 
 
 def test_a_window_is_read_the_same_alone_and_beside_a_longer_one() -> None:
-    """Windows are read in a batch, padded to the longest: the padding must change nothing."""
+    """Windows are read in a batch, one after another: the others must change nothing."""
     short = "gave my guitar to jake today"
     longer = "went to the meeting, then the gym, then picked the kids up and made tea. " * 3
     alone = reader.probabilities([short])[0]
