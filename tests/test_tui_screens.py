@@ -1267,3 +1267,50 @@ def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == shipped + "\nAlways note my sponsor's name."
+
+
+def keys_of(text: str) -> list[str]:
+    return ["space" if char == " " else char for char in text]
+
+
+def test_a_passphrase_typed_after_ctrl_u_in_one_burst_unlocks(created) -> None:
+    """Ctrl+U (clear the field), the passphrase and Enter read together, as a password
+    manager's auto-type or a paste over ssh sends them: the field's own Ctrl+U used to act
+    after the passphrase had landed, and erased it."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await pilot.press("x")
+        burst(app, "ctrl+u", *keys_of(PASSPHRASE), "enter")
+        await settle(pilot)
+        for _ in range(200):
+            if app.unlocked is not None:
+                break
+            await pilot.pause()
+        return app.unlocked is not None
+
+    assert drive(paths, scenario)
+
+
+def test_corrections_typed_fast_land_where_they_were_typed(created) -> None:
+    """Backspace and the arrows among typed letters, read together: the journal's editor and
+    the chat's message field take them in order (Backspace used to act after the letters
+    behind it, deleting the wrong one)."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5", "ctrl+n")
+        await settle(pilot)
+        burst(app, *keys_of("rode the bux"), "backspace", *keys_of("s hone"), "left")
+        burst(app, "backspace", "m")
+        await settle(pilot)
+        entry = app.screen.query_one("#editor").text
+        await pilot.press("f6")
+        await settle(pilot)
+        burst(app, *keys_of("thnks"), "left", "left", "left", "a")
+        await settle(pilot)
+        return entry, app.screen.query_one("#message").value
+
+    assert drive(paths, scenario) == ("rode the bus home", "thanks")

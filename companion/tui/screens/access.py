@@ -19,6 +19,7 @@ from textual.widgets import Checkbox, Input, Static
 from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog, InputDialog
 from companion.tui.widgets.button import Button
+from companion.tui.widgets.field import Field
 
 
 class PassphraseScreen(InputDialog[bool]):
@@ -31,9 +32,9 @@ class PassphraseScreen(InputDialog[bool]):
         self.change = change
 
     def inputs(self) -> ComposeResult:
-        yield Input(placeholder="Current passphrase", password=True, id="value")
-        yield Input(placeholder="New passphrase", password=True, id="new")
-        yield Input(placeholder="Repeat the new passphrase", password=True, id="repeat")
+        yield Field(placeholder="Current passphrase", password=True, id="value")
+        yield Field(placeholder="New passphrase", password=True, id="new")
+        yield Field(placeholder="Repeat the new passphrase", password=True, id="repeat")
         yield Static("", id="problem", classes="error")
 
     def answer(self) -> bool:
@@ -115,9 +116,9 @@ class ForgotScreen(Dialog[tuple[str, str]]):
                 "Enter the recovery key you wrote down when you created the vault, "
                 "then choose a new passphrase."
             )
-            yield Input(placeholder="Recovery key (ABCD-EFGH-...)", id="key")
-            yield Input(placeholder="New passphrase", password=True, id="new")
-            yield Input(placeholder="Repeat new passphrase", password=True, id="repeat")
+            yield Field(placeholder="Recovery key (ABCD-EFGH-...)", id="key")
+            yield Field(placeholder="New passphrase", password=True, id="new")
+            yield Field(placeholder="Repeat new passphrase", password=True, id="repeat")
             yield Static("", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Set new passphrase", id="yes", variant="primary")

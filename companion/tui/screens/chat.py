@@ -23,6 +23,7 @@ from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
 from companion.tui.text import literal, one_line, visible
+from companion.tui.widgets.field import Field
 from companion.tui.widgets.picklist import PickList
 from companion.usecases import chats
 from companion.vault import settings
@@ -115,7 +116,7 @@ class ChatScreen(DataScreen):
             with Vertical(id="conversation-pane"):
                 yield Static("", id="session-title")
                 yield VerticalScroll(id="conversation")
-                yield Input(placeholder="Write to your coach, Enter sends", id="message")
+                yield Field(placeholder="Write to your coach, Enter sends", id="message")
 
     WIDE = 100
     """From this many columns the list of chats shows beside the conversation by default."""

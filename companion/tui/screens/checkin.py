@@ -22,6 +22,7 @@ from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.editor import Editor
+from companion.tui.widgets.field import Field
 from companion.usecases import checkin
 
 # field, label, placeholder, allowed characters
@@ -84,7 +85,7 @@ class CheckInScreen(DataScreen):
             with Grid(id="fields"):
                 for name, label, placeholder, allowed in FIELDS:
                     yield Label(label, classes="field-label", id=f"{name}-label")
-                    yield Input(
+                    yield Field(
                         placeholder=placeholder,
                         restrict=allowed,
                         id=name,
@@ -97,7 +98,7 @@ class CheckInScreen(DataScreen):
             with Collapsible(title="Urge (optional)", id="urge"), Grid(classes="urge-fields"):
                 for name, label, placeholder, allowed in URGE_FIELDS:
                     yield Label(label, classes="field-label")
-                    yield Input(placeholder=placeholder, restrict=allowed, id=name)
+                    yield Field(placeholder=placeholder, restrict=allowed, id=name)
                     yield Static("", id=f"{name}-error", classes="field-error")
                 yield Label("Outcome", classes="field-label")
                 yield Select(OUTCOMES, id="outcome", prompt="(not set)")

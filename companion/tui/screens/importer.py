@@ -16,6 +16,7 @@ from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog
 from companion.tui.text import literal
 from companion.tui.widgets.button import Button
+from companion.tui.widgets.field import Field
 
 SOURCES = [
     ("jrnl (its JSON export)", "jrnl"),
@@ -33,7 +34,7 @@ class ImportScreen(Dialog[None]):
         with Vertical():
             yield Static("Import history", classes="title")
             yield Select(SOURCES, id="kind", allow_blank=False)
-            yield Input(placeholder="Path to the file or folder", id="path")
+            yield Field(placeholder="Path to the file or folder", id="path")
             yield ProgressBar(id="progress", show_eta=False)
             yield Static("", id="report")
             with Horizontal(classes="buttons"):

@@ -22,6 +22,7 @@ from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.screens.reading import EntryScreen
 from companion.tui.text import visible
 from companion.tui.widgets.editor import Editor
+from companion.tui.widgets.field import Field
 from companion.usecases import journaling
 
 
@@ -70,9 +71,9 @@ class JournalScreen(JournalBrowser):
         with Horizontal(id="journal"):
             yield from self.compose_browser()
             with Vertical(id="editor-pane"):
-                yield Input(placeholder="Title (optional)", id="title")
+                yield Field(placeholder="Title (optional)", id="title")
                 yield Editor(id="editor", soft_wrap=True, show_line_numbers=False)
-                yield Input(
+                yield Field(
                     placeholder="Tags, separated by spaces (#tags in the text count too)",
                     id="entry-tags",
                 )

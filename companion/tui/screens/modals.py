@@ -19,6 +19,7 @@ from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.editor import Editor
+from companion.tui.widgets.field import Field
 
 Answer = TypeVar("Answer")
 
@@ -75,7 +76,7 @@ class TypedConfirmScreen(Dialog[list[bool]]):
             yield Static(self.body)
             for i, option in enumerate(self.options):
                 yield Checkbox(option, id=f"option-{i}")
-            yield Input(placeholder=f"Type {self.word} to confirm", id="word")
+            yield Field(placeholder=f"Type {self.word} to confirm", id="word")
             yield Static("", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Erase", id="yes", variant="error")
@@ -148,7 +149,7 @@ class PromptScreen(InputDialog[str]):
         self.value, self.placeholder = value, placeholder
 
     def inputs(self) -> ComposeResult:
-        yield Input(self.value, placeholder=self.placeholder, id="value")
+        yield Field(self.value, placeholder=self.placeholder, id="value")
 
     def answer(self) -> str:
         return self.query_one("#value", Input).value
@@ -165,8 +166,8 @@ class PairPromptScreen(InputDialog[tuple[str, str]]):
         self.value = value
 
     def inputs(self) -> ComposeResult:
-        yield Input(self.value, placeholder=self.placeholder, id="value")
-        yield Input(self.second_value, placeholder=self.second, id="extra")
+        yield Field(self.value, placeholder=self.placeholder, id="value")
+        yield Field(self.second_value, placeholder=self.second, id="extra")
 
     def answer(self) -> tuple[str, str]:
         return self.query_one("#value", Input).value, self.query_one("#extra", Input).value

@@ -13,6 +13,7 @@ from companion.activity import drafts, profile
 from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
 from companion.tui.text import visible
+from companion.tui.widgets.field import Field
 
 HINTS = {
     profile.LIST: "comma, separated",
@@ -53,7 +54,7 @@ class ProfileScreen(DataScreen):
             with Grid(id="profile-fields"):
                 for name, kind in profile.FIELDS.items():
                     yield Label(label_for(name))
-                    yield Input(placeholder=HINTS[kind], id=f"field-{name}")
+                    yield Field(placeholder=HINTS[kind], id=f"field-{name}")
 
     def typed(self) -> dict[str, str]:
         return {name: self.query_one(f"#field-{name}", Input).value for name in profile.FIELDS}

@@ -17,6 +17,7 @@ from companion.config import CrisisLine
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import EditorScreen, TextScreen
 from companion.tui.widgets.button import Button
+from companion.tui.widgets.field import Field
 from companion.vault import settings
 
 THEMES = [("Dark", "textual-dark"), ("Light", "textual-light")]
@@ -87,34 +88,34 @@ class SettingsScreen(DataScreen):
                 yield Label("Provider")
                 yield Select(PROVIDERS, id="provider", allow_blank=False)
                 yield Label("Anthropic API key")
-                yield Input(
+                yield Field(
                     password=True,
                     id="anthropic_api_key",
                     placeholder="sk-ant-... (kept encrypted in your vault)",
                 )
                 yield Label("Chat model")
-                yield Input(id="chat_model")
+                yield Field(id="chat_model")
                 yield Label("Extraction model")
-                yield Input(id="extraction_model")
+                yield Field(id="extraction_model")
                 yield Label("Local server URL")
-                yield Input(id="local_base_url")
+                yield Field(id="local_base_url")
                 yield Label("Local model")
-                yield Input(id="local_model")
+                yield Field(id="local_model")
                 yield Label("Greet me in a new chat")
                 yield Select(GREETINGS, id="greet_new_chats", allow_blank=False)
             yield Static("", id="key-status")
             yield Static("This computer", classes="section")
             with Grid(classes="settings-grid"):
                 yield Label("Auto-lock (minutes)")
-                yield Input(id="auto_lock", restrict=r"[0-9]*", max_length=3)
+                yield Field(id="auto_lock", restrict=r"[0-9]*", max_length=3)
                 yield Label("Theme")
                 yield Select(THEMES, id="theme", allow_blank=False)
                 yield Label("Region (US, CA, GB...)")
-                yield Input(id="region", max_length=2)
+                yield Field(id="region", max_length=2)
                 yield Label("Your crisis line")
-                yield Input(id="crisis_name", placeholder="name (leave empty for the default)")
+                yield Field(id="crisis_name", placeholder="name (leave empty for the default)")
                 yield Label("Its number")
-                yield Input(id="crisis_contact", placeholder="call or text ...")
+                yield Field(id="crisis_contact", placeholder="call or text ...")
             yield Static("Memory", classes="section")
             with Horizontal(id="memory-buttons"):
                 yield Button("Edit extraction prompt", id="edit-prompt")

@@ -22,6 +22,7 @@ from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
 from companion.tui.widgets.button import Button
+from companion.tui.widgets.field import Field
 
 if TYPE_CHECKING:
     from companion.errors import CompanionError
@@ -114,8 +115,8 @@ class UnlockScreen(CompanionScreen[None]):
                     "is encrypted with it, on this computer only.",
                     id="intro",
                 )
-                yield Input(placeholder="Passphrase", password=True, id="passphrase")
-                yield Input(placeholder="Repeat passphrase", password=True, id="repeat")
+                yield Field(placeholder="Passphrase", password=True, id="passphrase")
+                yield Field(placeholder="Repeat passphrase", password=True, id="repeat")
                 yield Static(strength_hint(""), id="strength")
             else:
                 yield Static(
@@ -124,7 +125,7 @@ class UnlockScreen(CompanionScreen[None]):
                     else "Welcome back. Enter your passphrase to unlock.",
                     id="intro",
                 )
-                yield Input(placeholder="Passphrase", password=True, id="passphrase")
+                yield Field(placeholder="Passphrase", password=True, id="passphrase")
             with Horizontal(id="actions"):
                 yield Button(
                     "Create vault" if self.creating else "Unlock", variant="primary", id="go"

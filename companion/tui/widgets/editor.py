@@ -1,6 +1,6 @@
 """The text editor of our screens: Textual's TextArea, with undo that stops at the last save,
-Ctrl+Home and Ctrl+End to the start and end of the text (TextArea binds neither), and without
-the crash below.
+Ctrl+Home and Ctrl+End to the start and end of the text (TextArea binds neither), its editing
+keys acted on in the order they were typed (``field.py``), and without the crash below.
 
 Textual 8.2.8 (textual/widgets/_text_area.py, ``_undo_batch``) refreshes the widget's size
 before it moves the cursor back into the shortened document; when that adds or removes the
@@ -16,8 +16,11 @@ from __future__ import annotations
 import contextlib
 from typing import ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
+
+from companion.tui.widgets.field import run_own_binding
 
 
 class Editor(TextArea):
@@ -27,6 +30,10 @@ class Editor(TextArea):
         Binding("ctrl+shift+home", "text_start(True)", "Select to start", show=False),
         Binding("ctrl+shift+end", "text_end(True)", "Select to end", show=False),
     ]
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not await run_own_binding(self, event):
+            await super()._on_key(event)
 
     def _watch_show_vertical_scrollbar(self) -> None:
         # The cursor may be past the end for a moment; the undo puts it back (see above).

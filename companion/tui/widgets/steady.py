@@ -22,13 +22,13 @@ from textual.screen import Screen
 from textual.strip import Strip
 from textual.style import Style
 from textual.visual import Padding
-from textual.widgets import Input
 from textual.widgets.option_list import Option
 
+from companion.tui.widgets.field import Field
 from companion.tui.widgets.picklist import PickList
 
 
-class SteadyInput(Input):
+class SteadyInput(Field):
     """An Input whose text scrolls within its box without a relayout per keystroke."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
