@@ -266,6 +266,28 @@ def test_the_panel_speaks_to_you_about_what_it_learned(created) -> None:
     assert "Their dog barks all night" in text  # your own words stay yours
 
 
+def test_with_the_coach_offline_the_panel_says_why_nothing_is_learned(created) -> None:
+    """Without a provider no memory update ever runs: "never run yet" and "one is made when
+    you unlock on a new day" would promise one that never comes."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        journal.add(vault, "Called my sponsor before the meeting.")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        return screen_text(app)
+
+    lines = [line.split("│") for line in drive(paths, scenario).splitlines()]
+    facts, daily = (
+        " ".join(" ".join(row[i] for row in lines if len(row) == 2).split()) for i in (0, 1)
+    )
+    assert "never run yet" not in facts
+    assert "Extraction: waits, the coach is offline: set up a provider in Settings (F10)." in facts
+    assert "something new to learn from, once the coach is set up (Settings, F10)." in daily
+
+
 def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:
     """Editing a fact, the vault locks (idle or Ctrl+L): after unlock the memory panel opens
     the same dialog with the words typed, and saving it changes the fact."""

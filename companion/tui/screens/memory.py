@@ -135,8 +135,11 @@ class MemoryScreen(DataScreen):
     def refresh_data(self, select: str | None = None) -> None:
         """Reload the panel; the row ``select`` (a fact just added or edited) is highlighted,
         or the one that was, by what it is rather than where (see ``highlight``)."""
+        from companion.llm.gateway import provider_config  # not on the app's first paint
+
         vault = self.vault
-        self.query_one("#extraction", Static).update(literal(extraction_status(vault)))
+        online = provider_config(vault, "extraction") is not None
+        self.query_one("#extraction", Static).update(literal(extraction_status(vault, online)))
         facts = self.query_one("#facts", OptionList)
         before = [o.id for o in facts.options if o.id and not o.disabled]
         was = select or self.current()
@@ -184,7 +187,8 @@ class MemoryScreen(DataScreen):
             memory_markdown(newest[1], newest[0].date)
             if newest
             else "### Daily memory\n\nNo daily memory yet. One is made when you unlock on a new "
-            "day and there is something new to learn from."
+            "day and there is something new to learn from"
+            + ("." if online else ", once the coach is set up (Settings, F10).")
         )
 
     @staticmethod

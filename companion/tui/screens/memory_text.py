@@ -11,11 +11,14 @@ from companion.memory import runs, store
 from companion.tui.text import to_you, visible
 from companion.vault import Vault
 
+OFFLINE = "the coach is offline: set up a provider in Settings (F10)"
+"""Why nothing is learned: without it, "never run yet" reads as if learning were on its way."""
 
-def extraction_status(vault: Vault) -> str:
+
+def extraction_status(vault: Vault, online: bool = True) -> str:
     latest = runs.latest_run(vault)
     if latest is None:
-        return "Extraction: never run yet."
+        return "Extraction: never run yet." if online else f"Extraction: waits, {OFFLINE}."
     row, details = latest
     if row.status == "running":
         step = details.get("progress")
@@ -32,6 +35,8 @@ def extraction_status(vault: Vault) -> str:
             else "It tries again"
         )
         reason = reason.rstrip(".")
+        if not online:
+            return f"Memory update failed {when}: {reason}. It waits now: {OFFLINE}."
         return f"Memory update failed {when}: {reason}. {later} at an unlock; r tries now."
     return f"Extraction: last run {when}. {details.get('summary', '')}".strip()
 
