@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.common import median_ms, row
+from benchmarks.common import bytecode_env, median_ms, row
 from benchmarks.tenyear import PASSPHRASE, Sizes, build, journal_entries
 from companion.activity import journal
 from companion.retrieval.search import SearchIndex
@@ -224,17 +224,6 @@ def bench_commands(paths, runs: int, jrnl: str | None, workdir: Path) -> None:
         )
         print(f"  {'  rounds ranged':<48} {min(ratios):>7.2f} to {max(ratios):.2f}")
     row("ratio jrnl search / companion search", jsearch / search, unit="")
-
-
-def bytecode_env(workdir: Path, **extra: str) -> dict[str, str]:
-    """Subprocess environment with bytecode caching on, as after a regular `pip install .`.
-
-    An editable checkout run with PYTHONDONTWRITEBYTECODE would recompile every module on each
-    command, while jrnl's installed wheel has its .pyc files: that compared compilers, not tools.
-    """
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = str(workdir / "pycache")
-    return {**env, **extra}
 
 
 def elapsed_ms(fn: Callable[[], object]) -> float:
