@@ -190,10 +190,13 @@ class CheckInScreen(DataScreen):
     def set_field(self, name: str, text: str) -> None:
         if name == NOTE:
             note = self.query_one(f"#{NOTE}", Editor)
-            note.text = text
-            note.move_cursor(note.document.end)  # more words go after those already there
+            if note.text != text:  # the same words (just saved) keep the cursor where it is
+                note.text = text
+                note.move_cursor(note.document.end)  # more words go after those already there
         else:
-            self.query_one(f"#{name}", Input).value = text
+            field = self.query_one(f"#{name}", Input)
+            if field.value != text:
+                field.value = text
 
     def typed(self) -> dict[str, object]:
         values: dict[str, object] = {}
