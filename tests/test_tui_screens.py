@@ -6,10 +6,12 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 import pytest
+from textual import events
 
 from companion import clock
 from companion.activity import chat, checkins, journal, profile, progress
 from companion.memory import store
+from companion.tui.screens.access import RecoveryKeyScreen
 from companion.tui.screens.checkin import CheckInScreen
 from companion.tui.screens.modals import ConfirmScreen, TypedConfirmScreen
 from companion.tui.screens.unlock import UnlockScreen
@@ -1314,3 +1316,86 @@ def test_corrections_typed_fast_land_where_they_were_typed(created) -> None:
         return entry, app.screen.query_one("#message").value
 
     assert drive(paths, scenario) == ("rode the bus home", "thanks")
+
+
+def test_keys_typed_after_enter_go_where_enter_sent_them(paths) -> None:
+    """Enter and the keys behind it, read together: the first run's Enter moves to the repeat
+    field and the second copy of the passphrase lands there (it used to land in the first
+    field); a chat message is sent and the words typed after it stay in the field for the
+    next one (they were erased with the message sent)."""
+
+    async def scenario(app, pilot):
+        burst(app, *keys_of(PASSPHRASE), "enter", *keys_of(PASSPHRASE), "enter")
+        await settle(pilot)
+        created = isinstance(app.screen, RecoveryKeyScreen)  # shown once the vault exists
+        app.screen.query_one("#written").value = True
+        await pilot.click("#yes")
+        await settle(pilot)
+        await pilot.press("f6")
+        await settle(pilot)
+        burst(app, *keys_of("first message"), "enter", *keys_of("second part"))
+        await settle(pilot)
+        return created, screen_text(app), app.screen.query_one("#message").value
+
+    created, text, left = drive(paths, scenario)
+    assert created
+    assert "first message" in text
+    assert left == "second part"
+
+
+def test_keys_typed_after_a_dialog_key_go_into_the_dialog(created) -> None:
+    """In the memory panel, "a" opens a dialog; the fact typed straight after it, in one
+    burst, lands in the dialog (it was dropped), and what follows Enter does not join the
+    fact saved."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        burst(app, "a", *keys_of("likes jazz"))
+        await settle(pilot)
+        typed = app.screen.query_one("#value").value
+        burst(app, "enter", *keys_of("zz"))
+        await settle(pilot)
+        return typed
+
+    assert drive(paths, scenario) == "likes jazz"
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert [f.text for f in store.live_facts(vault)] == ["likes jazz"]
+
+
+def test_saving_a_check_in_leaves_the_note_cursor_where_it_was(created) -> None:
+    """Ctrl+S in the middle of the note, then more words: they go where the cursor was (the
+    save used to write the note back and put the cursor at its end)."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        await pilot.press("6", "tab", "3")
+        app.screen.query_one("#note").focus()
+        await pilot.press(*keys_of("called my sponsor"), "home")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        await pilot.press(*keys_of("today "))
+        return app.screen.query_one("#note").text
+
+    assert drive(paths, scenario) == "today called my sponsor"
+
+
+def test_a_paste_of_several_lines_into_the_chat_keeps_every_line(created) -> None:
+    """A one-line field kept only the first line of a paste: the rest was lost unseen."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f6")
+        await settle(pilot)
+        app.post_message(events.Paste("rough night.\n\nslept maybe 3 hours\r\ncalled dana\n"))
+        await settle(pilot)
+        return app.screen.query_one("#message").value
+
+    assert drive(paths, scenario) == "rough night. slept maybe 3 hours called dana"

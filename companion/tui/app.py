@@ -29,6 +29,7 @@ from companion.tui import commands
 from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
 from companion.tui.startup import QuickStartApp
+from companion.tui.stranded import StrandedKeys
 
 if TYPE_CHECKING:
     from companion.coach.safety import Danger
@@ -97,6 +98,7 @@ class CompanionApp(QuickStartApp):
         self.mode_history: list[str] = []
         self.warmed = asyncio.Event()
         """Set once, after unlock, every screen is composed."""
+        self.stranded = StrandedKeys(self)
         for mode in MODES:
             self.add_mode(mode, screen_factory(self, mode))
 
@@ -135,7 +137,15 @@ class CompanionApp(QuickStartApp):
             ),
         ):
             self.last_activity = clock.now()
+        if isinstance(event, events.Key):
+            self.stranded.read(event)
         await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """Before Textual's own (bindings, then ``key_`` methods): a key read on a screen
+        since covered by a dialog goes to the dialog (see ``stranded.py``)."""
+        if self.stranded.rescue(event):
+            event.prevent_default()
 
     async def check_auto_lock(self) -> None:
         """Lock after the configured idle minutes (tests move the clock and call this)."""
