@@ -20,7 +20,7 @@ from companion.tui.screens.today import TodayScreen
 from companion.tui.screens.unlock import UnlockScreen
 from companion.vault import Vault
 from tests.conftest import PASSPHRASE
-from tests.tui_helpers import drive, screen_text, settle, unlock
+from tests.tui_helpers import burst, drive, screen_text, settle, unlock
 
 
 def test_first_run_creates_a_vault_and_shows_the_recovery_key_once(paths) -> None:
@@ -85,6 +85,24 @@ def test_forgot_passphrase_with_the_recovery_key(created) -> None:
         assert isinstance(app.screen, TodayScreen)
 
     drive(paths, scenario)
+    Vault.unlock(paths, "my new passphrase", daily_backup=False).close()
+
+
+def test_enter_in_the_recovery_dialog_goes_from_field_to_field(created) -> None:
+    """Recovery key, Enter, new passphrase, Enter, again, Enter: each Enter moves to the next
+    empty field, as on the first run (the first one used to say "Enter your new passphrase"
+    instead), also when the keys come in one burst."""
+    paths, recovery = created
+
+    async def scenario(app, pilot):
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        new = ["space" if char == " " else char for char in "my new passphrase"]
+        burst(app, *recovery, "enter", *new, "enter", *new, "enter")
+        await settle(pilot)
+        return isinstance(app.screen, TodayScreen)
+
+    assert drive(paths, scenario)
     Vault.unlock(paths, "my new passphrase", daily_backup=False).close()
 
 

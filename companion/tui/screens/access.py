@@ -126,9 +126,11 @@ class ForgotScreen(Dialog[tuple[str, str]]):
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#yes")
-    def submit(self) -> None:
+    def submit(self, event: Input.Submitted | Button.Pressed) -> None:
         from companion.vault.keys import MIN_PASSPHRASE
 
+        if self.next_empty(event):
+            return
         key = self.query_one("#key", Input).value.strip()
         new = self.query_one("#new", Input).value
         error = self.query_one(".error", Static)

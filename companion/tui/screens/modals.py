@@ -35,6 +35,18 @@ class Dialog(ModalScreen[Answer | None], CompanionScreen[Answer | None]):
     def action_cancel(self) -> None:
         self.dismiss(None)
 
+    def next_empty(self, event: Input.Submitted | Button.Pressed) -> bool:
+        """Enter in one of several fields goes on to the next empty one, as a person filling
+        them in expects, before anything is checked; True if it did."""
+        if not isinstance(event, Input.Submitted):
+            return False
+        fields = list(self.query(Input))
+        later = fields[fields.index(event.input) + 1 :] if event.input in fields else []
+        empty = next((field for field in later if not field.value), None)
+        if empty is not None:
+            empty.focus()
+        return empty is not None
+
 
 class ConfirmScreen(Dialog[bool]):
     """Yes or no; ``dismiss(True)`` only on an explicit yes."""
@@ -127,8 +139,9 @@ class InputDialog(Dialog[Answer]):
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#yes")
-    def save(self) -> None:
-        self.submit()
+    def save(self, event: Input.Submitted | Button.Pressed) -> None:
+        if not self.next_empty(event):
+            self.submit()
 
     def submit(self) -> None:
         """What Save does (a subclass may check first)."""
