@@ -910,7 +910,8 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
     with Vault.unlock(paths, PASSPHRASE) as vault:
         journal.add(
             vault,
-            "## Ninety days\n\nGot my **90 day** chip. [bold]not markup[/bold]\x1b[31m",
+            "## Ninety days\n\nGot my **90 day** chip.\n"
+            "Dana hugged me. [bold]not markup[/bold]\x1b[31m",
             when=datetime(2025, 3, 14, 21, 0).astimezone(),
         )
         journal.add(vault, "A quiet day in April.", when=datetime(2025, 4, 2, 20).astimezone())
@@ -957,6 +958,7 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
     assert "2025-03-14  Ninety days" in month and "quiet day in April" not in month
     assert "heating" not in month
     assert "90 day chip" in reading and "**" not in reading  # rendered, not raw
+    assert "Dana hugged me." in reading and "chip. Dana" not in reading  # its line break kept
     assert "[bold]not markup[/bold]" in reading and "␛" in reading  # shown as written
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,6 +19,21 @@ from companion.activity.journal import Entry
 from companion.tui.screens.modals import Dialog
 from companion.tui.text import literal, visible
 from companion.tui.widgets.button import Button
+
+
+def keeps_line_breaks() -> MarkdownIt:
+    """Markdown as Textual reads it, with a line break within a paragraph kept as typed: a
+    journal's lines are the writer's, not a text to reflow."""
+    parser = MarkdownIt("gfm-like")
+
+    def hard_breaks(state: StateCore) -> None:
+        for token in state.tokens:
+            for child in token.children or ():
+                if child.type == "softbreak":
+                    child.type = "hardbreak"
+
+    parser.core.ruler.push("hard_breaks", hard_breaks)
+    return parser
 
 
 class EntryScreen(Dialog[str]):
@@ -41,7 +58,7 @@ class EntryScreen(Dialog[str]):
             if meta:
                 yield Static(literal(meta), classes="meta")
             with VerticalScroll(id="reading"):
-                yield Markdown(visible(entry.text))
+                yield Markdown(visible(entry.text), parser_factory=keeps_line_breaks)
             with Horizontal(classes="buttons"):
                 yield Button("Edit (e)", id="yes", variant="primary")
                 yield Button("Close", id="no")
