@@ -194,9 +194,7 @@ class CheckInScreen(DataScreen):
                 note.text = text
                 note.move_cursor(note.document.end)  # more words go after those already there
         else:
-            field = self.query_one(f"#{name}", Input)
-            if field.value != text:
-                field.value = text
+            self.query_one(f"#{name}", Input).value = text  # the same value changes nothing
 
     def typed(self) -> dict[str, object]:
         values: dict[str, object] = {}

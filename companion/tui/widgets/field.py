@@ -72,10 +72,11 @@ class Field(Input):
         self.screen.call_later(self.app.call_later, self.release)
 
     def release(self) -> None:
+        """The held keys, back to the app as keys just read: each goes to the focus of the
+        moment, as the app's own keys do (``tui/stranded.py`` hands keys on the same way)."""
         held, self.held = self.held or [], None
-        target = self.app.focused or self.app.screen
         for key in held:
-            target.post_message(key)
+            self.app.post_message(key)
 
     def on_unmount(self) -> None:
         """A dialog closed by Enter may go before it releases the keys: they go on."""
