@@ -162,6 +162,8 @@ class CompanionApp(QuickStartApp):
         Today while the passphrase is typed, the rest once Today shows."""
         from companion.tui.screens.base import DataScreen
 
+        if not self.is_running:  # quitting: Textual is closing the stacks this would add to
+            return
         for mode in modes:
             if mode not in self._screen_stacks and mode in self._modes:
                 self._init_mode(mode)  # Textual's own lazy set-up of a mode, done early
