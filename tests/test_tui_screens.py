@@ -1401,3 +1401,18 @@ def test_a_paste_of_several_lines_into_the_chat_keeps_every_line(created) -> Non
         return app.screen.query_one("#message").value
 
     assert drive(paths, scenario) == "rough night. slept maybe 3 hours called dana"
+
+
+def test_enter_after_a_journal_title_goes_on_to_the_words(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        app.screen.query_one("#title").focus()
+        await pilot.press(*"Sunday", "enter", *"quiet day")
+        await settle(pilot)
+        return app.screen.query_one("#title").value, app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == ("Sunday", "quiet day")

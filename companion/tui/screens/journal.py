@@ -242,6 +242,11 @@ class JournalScreen(JournalBrowser):
             answer,
         )
 
+    @on(Input.Submitted, "#title")
+    def title_written(self) -> None:
+        """Enter after the title goes on to the words, as in a mail's subject line."""
+        self.query_one("#editor", TextArea).focus()
+
     # -- drafts -------------------------------------------------------------------------
 
     @on(TextArea.Changed)
