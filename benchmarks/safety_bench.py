@@ -76,9 +76,8 @@ def reread(texts: list[str]) -> float:
     read = total = 0
     for text in texts:
         windows, _ = safety._windows(text)
-        cut = reader.LONG_TEXT_THRESHOLD if len(windows) > 1 else reader.THRESHOLD
         danger = [1 - model.window_probabilities(w)[model.NONE] for w in windows]
-        read += sum(reader.FLOOR <= d < 2 * cut for d in danger)
+        read += sum(reader.worth_reading(d, len(windows) > 1) for d in danger)
         total += len(windows)
     return read / max(1, total)
 

@@ -62,6 +62,8 @@ CLASSES = [
     "self_harm",
 ]
 LAYERS, WIDTH, HEADS = 2, 128, 2
+"""The student shipped; ``--layers`` tries another depth (one layer, measured: docs/safety.md,
+"Which windows the reader reads (shipped), and a reader of one layer")."""
 
 
 def rows_and_folds() -> tuple[list[dict[str, str]], list[int]]:
@@ -237,8 +239,8 @@ def transfer(work: Path, k: int, augmented: int) -> tuple[list[str], Any, list[i
     return saved["texts"], saved["logits"], saved["hard"]
 
 
-def student() -> Any:
-    """2 x 128, its word vectors started from MiniLM's, reduced by PCA."""
+def student(layers: int = LAYERS) -> Any:
+    """``layers`` x 128, its word vectors started from MiniLM's, reduced by PCA."""
     import torch
     from transformers import AutoModel, BertConfig, BertModel
 
@@ -249,7 +251,7 @@ def student() -> Any:
     config = BertConfig(
         vocab_size=base.shape[0],
         hidden_size=WIDTH,
-        num_hidden_layers=LAYERS,
+        num_hidden_layers=layers,
         num_attention_heads=HEADS,
         intermediate_size=WIDTH * 4,
         max_position_embeddings=128,
@@ -260,14 +262,16 @@ def student() -> Any:
     return classifier(encoder)
 
 
-def distil(texts: list[str], logits: Any, hard: list[int], epochs: int, seed: int = 0) -> Any:
+def distil(
+    texts: list[str], logits: Any, hard: list[int], epochs: int, layers: int = LAYERS, seed: int = 0
+) -> Any:
     import torch
     from transformers import AutoTokenizer
 
     torch.manual_seed(seed)
     rng = random.Random(seed)
     tok = AutoTokenizer.from_pretrained(minilm())
-    model = student()
+    model = student(layers)
     ids = tok(texts, truncation=True, max_length=128)["input_ids"]
     truth = torch.tensor(hard)
     size = 64
@@ -340,7 +344,8 @@ def export(model: Any, path: Path) -> None:
         "head_w": state["head.weight"].T,
         "head_b": state["head.bias"],
     }
-    for i in range(LAYERS):
+    layers = model.enc.config.num_hidden_layers
+    for i in range(layers):
         p = f"encoder.layer.{i}."
         parts = ("query", "key", "value")
         arrays[f"l{i}_qkv_w"] = np.concatenate(
@@ -360,7 +365,7 @@ def export(model: Any, path: Path) -> None:
     for name, value in arrays.items():
         if value.dtype == np.float32 and name != "word_scale":
             arrays[name] = np.ascontiguousarray(value, dtype=np.float16)
-    arrays["meta"] = np.array([LAYERS, HEADS])
+    arrays["meta"] = np.array([layers, HEADS])
     arrays["classes"] = np.array(CLASSES)
     np.savez_compressed(path, **arrays)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
@@ -407,6 +412,8 @@ def main() -> None:
     parser.add_argument("--folds", default="0,1,2,3,4")
     parser.add_argument("--augment", type=int, default=4, help="noisy copies of each sentence")
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--layers", type=int, default=LAYERS, help="the student's depth")
+    parser.add_argument("--out", type=Path, default=OUT, help="ship: where the weights go")
     parser.add_argument(
         "--linear", type=Path, help="cv: the linear model's scores (safety_cv --save), to compare"
     )
@@ -431,7 +438,7 @@ def main() -> None:
         for k in chosen:
             texts, logits, hard = transfer(args.work, k, args.augment)
             print(f"fold {k}: {len(texts):,} texts", flush=True)
-            model = distil(texts, logits, hard, args.epochs)
+            model = distil(texts, logits, hard, args.epochs, args.layers)
             test = [r["text"] for r, f in zip(rows, fold, strict=True) if f == k]
             probs = probabilities(model, test)
             (args.work / f"student_fold{k}.json").write_text(
@@ -452,8 +459,9 @@ def main() -> None:
             parts.append(lg)
             hard += h
         print(f"{len(texts):,} texts from {len(chosen)} transfer sets", flush=True)
-        model = distil(texts, torch.cat(parts), hard, max(1, args.epochs * 2 // len(chosen)))
-        export(model, OUT)
+        epochs = max(1, args.epochs * 2 // len(chosen))
+        model = distil(texts, torch.cat(parts), hard, epochs, args.layers)
+        export(model, args.out)
 
 
 if __name__ == "__main__":

@@ -92,3 +92,35 @@ def test_kisses_sleep_and_placeholders_raise_no_alarm(text: str) -> None:
     """Everyday shorthand once raised the crisis screen ("xxx" read as an overdose): none of
     these sentences is in the training files."""
     assert safety.assess(text) is None
+
+
+ORDINARY_DAY = [
+    "slept ok, mood 5.",
+    "went to the 7pm meeting and had coffee with dave after.",
+    "my sponsor says im doing the work.",
+    "the dog needs walking.",
+]
+
+
+@pytest.mark.parametrize(
+    ("danger", "help_kind"),
+    [
+        (
+            "honestly i took the rest of my pills about an hour ago and my chest feels weird.",
+            safety.EMERGENCY,
+        ),
+        (
+            "gave my guitar to my nephew and wrote letters to each of my kids, i wont need any of "
+            "it after this weekend.",
+            safety.CRISIS,
+        ),
+    ],
+)
+def test_one_danger_among_ordinary_sentences_raises_the_help_it_needs(
+    danger: str, help_kind: str
+) -> None:
+    """A check-in of several sentences is read a few windows at a time, and the reader reads
+    only those near the line: a danger in the middle of an ordinary day must still be heard."""
+    assert safety.assess(" ".join(ORDINARY_DAY)) is None
+    found = safety.assess(" ".join([*ORDINARY_DAY[:2], danger, *ORDINARY_DAY[2:]]))
+    assert found is not None and found.help == help_kind

@@ -107,7 +107,7 @@ def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
     cut = reader.LONG_TEXT_THRESHOLD if several else reader.THRESHOLD
     probs = [model.window_probabilities(window) for window in windows]
     danger = [1.0 - p[model.NONE] for p in probs]
-    unsure = [i for i, d in enumerate(danger) if reader.FLOOR <= d < 2 * cut]
+    unsure = [i for i, d in enumerate(danger) if reader.worth_reading(d, several)]
     # The time a text takes stays bounded: the windows nearest the line are read again, and
     # the rest of the unsure ones are decided as the linear model decides them alone.
     chosen = sorted(unsure, key=lambda i: abs(danger[i] - cut))[: reader.AT_MOST]

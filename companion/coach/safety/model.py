@@ -145,8 +145,11 @@ def _word(word: str, negated: bool) -> Word:
     start = w.at.get("w:" + word)
     if start is not None and start // width * (width + 1) < len(w.known):
         row = start // width * (width + 1)  # a trained word: all of it looked up
-        rows = _weigh((start, w.at.get("n:" + word) if negated else None))
-        return tuple(rows), tuple(w.known[row : row + width]), int(w.known[row + width])
+        if negated:
+            own = tuple(_weigh((start, w.at.get("n:" + word))))
+        else:  # most words: one slice, not a sum of one row (5% of a first reading)
+            own = tuple(w.values[start : start + width])
+        return own, tuple(w.known[row : row + width]), int(w.known[row + width])
     found = split(word, w.pieces)
     meaning = _weigh(map(w.pieces.__getitem__, found))
     names = word_features(word, negated)

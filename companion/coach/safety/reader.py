@@ -5,8 +5,8 @@ Why: the linear model weighs words one by one and cannot hear how they go togeth
 guitar to jake today" is preparation told without context); the fine-tuned sentence model
 reads word order, and this student keeps part of what it reads at a fraction of the cost
 (docs/safety.md, "A small reader of word order"). Its probabilities are averaged with
-the linear model's. It reads only windows the linear model does not already call plainly
-harmless, so most text never loads it.
+the linear model's. It reads only windows the linear model is unsure of (``worth_reading``),
+so most text never loads it.
 
 The weights are one ``.npz`` (read with ``allow_pickle=False``) and the WordPiece vocabulary
 one word per line. The text is cut as BERT's uncased tokenizer cuts it, in plain Python.
@@ -42,6 +42,11 @@ THRESHOLD = 0.35
 short text (one window)."""
 LONG_TEXT_THRESHOLD = 0.5
 """The same for each window of a longer text: many windows, many chances of a false alarm."""
+LONG_BAND = (0.1, 0.6)
+"""For a text of several windows, the linear model's danger between which a window is read
+again. Out of fold, reading those below it changed as many verdicts wrongly as rightly, and
+those above it turned as many true dangers into misses as it removed false alarms
+(docs/safety.md, "Which windows the reader reads")."""
 AT_MOST = 4
 """Windows of one text read again, those nearest the line first: a 400-word entry stays near
 its 10 ms (docs/safety.md, "A small reader of word order")."""
@@ -55,6 +60,13 @@ def available() -> bool:
     except ValueError:  # numpy in sys.modules as None: blocked on purpose
         found = False
     return found and WEIGHTS.exists() and VOCAB.exists()
+
+
+def worth_reading(danger: float, several: bool) -> bool:
+    """Whether a window the linear model gives ``danger`` is read again: one alone is, unless
+    plainly harmless or plainly danger; one of several only near the line."""
+    low, high = LONG_BAND if several else (FLOOR, 2 * THRESHOLD)
+    return low <= danger < high
 
 
 def _is_punctuation(char: str) -> bool:
@@ -250,8 +262,7 @@ def _read(ids: list[list[int]]) -> list[dict[str, float]]:
     ends = np.cumsum(lengths)
     spans = [(int(end) - n, int(end)) for n, end in zip(lengths, ends, strict=True)]
     flat = np.fromiter((i for row in ids for i in row), dtype=np.intp, count=int(ends[-1]))
-    x = r.words[flat].astype(np.float32)
-    x *= r.scale[flat][:, None]
+    x = r.words[flat] * r.scale[flat][:, None]  # int8 times float32: float32
     x += np.concatenate([a["position"][:n] for n in lengths])
     x = _layer_norm(x, a["emb_ln_g"], a["emb_ln_b"])
     width = x.shape[1]
