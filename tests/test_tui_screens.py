@@ -1416,3 +1416,22 @@ def test_enter_after_a_journal_title_goes_on_to_the_words(created) -> None:
         return app.screen.query_one("#title").value, app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == ("Sunday", "quiet day")
+
+
+def test_write_on_today_opens_the_journal_ready_for_words(created) -> None:
+    """ "j" (Write) on Today: the words typed next go into the editor, even when the journal
+    was left with its search field in focus (they were typed into the search)."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("ctrl+f")  # search, then away
+        await pilot.press("f3")
+        await settle(pilot)
+        await pilot.press("j", *"rain all day")
+        await settle(pilot)
+        return app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == "rain all day"

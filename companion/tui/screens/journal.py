@@ -242,10 +242,14 @@ class JournalScreen(JournalBrowser):
             answer,
         )
 
+    def write(self) -> None:
+        """Today's "Write": the editor, with what it holds (an entry opened, a draft)."""
+        self.query_one("#editor", TextArea).focus()
+
     @on(Input.Submitted, "#title")
     def title_written(self) -> None:
         """Enter after the title goes on to the words, as in a mail's subject line."""
-        self.query_one("#editor", TextArea).focus()
+        self.write()
 
     # -- drafts -------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from companion import clock
 from companion.activity import checkins, journal, profile, progress
 from companion.memory import followups, sobriety
 from companion.tui.screens.base import DataScreen
+from companion.tui.screens.journal import JournalScreen
 from companion.tui.text import literal, one_line
 from companion.tui.widgets.picklist import PickList
 from companion.tui.widgets.trend import TrendChart
@@ -48,7 +49,7 @@ class TodayScreen(DataScreen):
             id="today-checkin",
             tooltip="Record today's check-in",
         ),
-        Binding("j", "app.go('journal')", "Write", id="today-journal", tooltip="Open the journal"),
+        Binding("j", "write", "Write", id="today-journal", tooltip="Write in the journal"),
         Binding(
             "d",
             "done",
@@ -57,6 +58,12 @@ class TodayScreen(DataScreen):
             tooltip="Mark the highlighted follow-up done",
         ),
     ]
+
+    async def action_write(self) -> None:
+        """The journal, ready for words: its editor has the focus, wherever it was left."""
+        await self.companion.action_go("journal")
+        if isinstance(self.app.screen, JournalScreen):
+            self.app.screen.write()
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="today"):
