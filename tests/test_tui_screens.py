@@ -1435,3 +1435,45 @@ def test_write_on_today_opens_the_journal_ready_for_words(created) -> None:
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == "rain all day"
+
+
+def test_enter_saves_the_profile_as_it_saves_the_check_in(created) -> None:
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f8")
+        await settle(pilot)
+        await pilot.press(*"Sam", "enter")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        assert profile.load(vault).get("preferred_name") == "Sam"
+
+
+def test_a_crisis_line_is_saved_with_enter_and_never_half_dropped(created) -> None:
+    """Enter after the line's name goes on to its number, Enter there saves both; a name
+    saved without a number is refused with a reason, the name kept on screen (it was
+    dropped without a word)."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f10")
+        await settle(pilot)
+        app.screen.query_one("#crisis_name").focus()
+        await pilot.press(*"Samaritans", "enter")
+        await settle(pilot)
+        half = app.screen.focused.id, [line.name for line in app.config.crisis_lines]
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        refused = app.screen.query_one("#crisis_name").value, list(app.config.crisis_lines)
+        await pilot.press(*"116 123", "enter")
+        await settle(pilot)
+        return half, refused, [(c.name, c.contact) for c in app.config.crisis_lines]
+
+    half, refused, saved = drive(paths, scenario)
+    assert half == ("crisis_contact", [])
+    assert refused == ("Samaritans", [])
+    assert saved == [("Samaritans", "116 123")]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, VerticalScroll
@@ -86,7 +87,9 @@ class ProfileScreen(DataScreen):
             self.query_one(f"#field-{name}", Input).value = as_text(current.get(name))
         self.loaded = self.typed()
 
+    @on(Input.Submitted)
     def action_save(self) -> None:
+        """Ctrl+S, or Enter in any field (as in the check-in)."""
         typed = self.typed()
         changes = {name: value for name, value in typed.items() if value != self.loaded.get(name)}
         if not changes:

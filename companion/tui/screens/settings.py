@@ -269,12 +269,30 @@ class SettingsScreen(DataScreen):
         if isinstance(event.value, str):
             self.app.theme = event.value
 
+    @on(Input.Submitted)
+    def submitted(self, event: Input.Submitted) -> None:
+        """Enter saves, as in the check-in; a crisis line's name goes on to its contact."""
+        contact = self.query_one("#crisis_contact", Input)
+        if event.input.id == "crisis_name" and not contact.value.strip():
+            contact.focus()
+        else:
+            self.action_save()
+
     def action_save(self) -> None:
         vault = self.vault
         minutes_text = self.query_one("#auto_lock", Input).value
         minutes = int(minutes_text) if minutes_text.isdigit() else 0
         if not 1 <= minutes <= 240:
             self.notify("Auto-lock must be from 1 to 240 minutes.", severity="error")
+            return
+        name = self.query_one("#crisis_name", Input).value.strip()
+        contact = self.query_one("#crisis_contact", Input).value.strip()
+        if bool(name) != bool(contact):  # one without the other was dropped without a word
+            self.notify(
+                "Your crisis line needs both a name and its number; leave both empty for "
+                "the built-in lines.",
+                severity="error",
+            )
             return
         provider = self.query_one("#provider", Select).value
         settings.put(vault, "provider", provider)
@@ -293,9 +311,7 @@ class SettingsScreen(DataScreen):
         theme = self.query_one("#theme", Select).value
         config.theme = theme if isinstance(theme, str) else config.theme
         config.region = self.query_one("#region", Input).value.strip().upper()
-        name = self.query_one("#crisis_name", Input).value.strip()
-        contact = self.query_one("#crisis_contact", Input).value.strip()
-        config.crisis_lines = [CrisisLine(name, contact)] if name and contact else []
+        config.crisis_lines = [CrisisLine(name, contact)] if name else []
         app_config.save(config)
         drafts.discard(vault, "settings")
         self.loaded = {}
