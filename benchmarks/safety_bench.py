@@ -72,12 +72,14 @@ def cold(text: str, reread: bool = True) -> float:
 
 
 def reread(texts: list[str]) -> float:
-    """The share of windows the reader of word order reads besides the linear model."""
+    """The share of windows the reader of word order reads besides the linear model (at most
+    ``reader.AT_MOST`` of a text)."""
     read = total = 0
     for text in texts:
         windows, _ = safety._windows(text)
         danger = [1 - model.window_probabilities(w)[model.NONE] for w in windows]
-        read += sum(reader.worth_reading(d, len(windows) > 1) for d in danger)
+        unsure = sum(reader.worth_reading(d, len(windows) > 1) for d in danger)
+        read += min(unsure, reader.AT_MOST)
         total += len(windows)
     return read / max(1, total)
 

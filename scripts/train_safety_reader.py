@@ -66,6 +66,13 @@ LAYERS, WIDTH, HEADS = 2, 128, 2
 "Which windows the reader reads (shipped), and a reader of one layer")."""
 
 
+def fold_file(work: Path, k: int, layers: int) -> Path:
+    """Fold ``k``'s out-of-fold probabilities; another depth's are kept beside them."""
+    return work / (
+        f"student_fold{k}.json" if layers == LAYERS else f"student_fold{k}_l{layers}.json"
+    )
+
+
 def rows_and_folds() -> tuple[list[dict[str, str]], list[int]]:
     """``safety_cv``'s rows and folds, the files only ever trained on as fold -1."""
     extra_paths = [DATA / "train" / f"{name}.jsonl" for name in ONLY_TRAINED_ON]
@@ -371,7 +378,9 @@ def export(model: Any, path: Path) -> None:
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
-def report(work: Path, linear: Path, rows: list[dict[str, str]], fold: list[int]) -> None:
+def report(
+    work: Path, linear: Path, rows: list[dict[str, str]], fold: list[int], layers: int = LAYERS
+) -> None:
     """AP and recall at precision 0.90 out of fold: the linear model, the student, and the
     two averaged as the app averages them (``reader.py``), on the folds scored so far."""
     import numpy as np
@@ -381,7 +390,7 @@ def report(work: Path, linear: Path, rows: list[dict[str, str]], fold: list[int]
     _, linear_probs = json.loads(linear.read_text())
     mine: dict[int, list[dict[str, float]]] = {}
     for k in range(5):
-        path = work / f"student_fold{k}.json"
+        path = fold_file(work, k, layers)
         if path.exists():
             mine[k] = json.loads(path.read_text())["probs"]
     danger_l, danger_s, truth = [], [], []
@@ -441,13 +450,13 @@ def main() -> None:
             model = distil(texts, logits, hard, args.epochs, args.layers)
             test = [r["text"] for r, f in zip(rows, fold, strict=True) if f == k]
             probs = probabilities(model, test)
-            (args.work / f"student_fold{k}.json").write_text(
+            fold_file(args.work, k, args.layers).write_text(
                 json.dumps(
                     {"texts": test, "probs": [dict(zip(CLASSES, p, strict=True)) for p in probs]}
                 )
             )
         if args.linear:
-            report(args.work, args.linear, rows, fold)
+            report(args.work, args.linear, rows, fold, args.layers)
     else:
         import torch
 

@@ -109,7 +109,7 @@ def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
     danger = [1.0 - p[model.NONE] for p in probs]
     unsure = [i for i, d in enumerate(danger) if reader.worth_reading(d, several)]
     # The time a text takes stays bounded: the windows nearest the line are read again, and
-    # the rest of the unsure ones are decided as the linear model decides them alone.
+    # every other window is decided as the linear model decides it alone, at its own line.
     chosen = sorted(unsure, key=lambda i: abs(danger[i] - cut))[: reader.AT_MOST]
     texts = [" ".join(windows[i]) for i in chosen]
     read = dict(zip(chosen, reader.probabilities(texts), strict=True))
@@ -119,7 +119,7 @@ def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
         if i in read:
             verdicts.append(model.verdict({c: (v + read[i][c]) / 2 for c, v in p.items()}, cut))
         else:
-            verdicts.append(model.verdict(p, alone if i in unsure else cut))
+            verdicts.append(model.verdict(p, alone))
     return verdicts
 
 

@@ -36,7 +36,8 @@ MAX_TOKENS = 128
 """What the reader was trained on, its markers included; a longer window is cut."""
 CLS, SEP, UNK = "[CLS]", "[SEP]", "[UNK]"
 FLOOR = 0.02
-"""Windows the linear model gives less danger than this are not read again: most text."""
+"""A short text (one window) the linear model gives less danger than this is not read again:
+most text. A longer text's windows have ``LONG_BAND``."""
 THRESHOLD = 0.35
 """The danger probability, averaged with the linear model's, that raises the alarm for a
 short text (one window)."""

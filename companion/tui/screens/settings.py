@@ -273,7 +273,11 @@ class SettingsScreen(DataScreen):
     def submitted(self, event: Input.Submitted) -> None:
         """Enter saves, as in the check-in; a crisis line's name goes on to its contact."""
         contact = self.query_one("#crisis_contact", Input)
-        if event.input.id == "crisis_name" and not contact.value.strip():
+        if (
+            event.input.id == "crisis_name"
+            and event.input.value.strip()
+            and not contact.value.strip()
+        ):
             contact.focus()
         else:
             self.action_save()
