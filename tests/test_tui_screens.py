@@ -1477,3 +1477,29 @@ def test_a_crisis_line_is_saved_with_enter_and_never_half_dropped(created) -> No
     assert half == ("crisis_contact", [])
     assert refused == ("Samaritans", [])
     assert saved == [("Samaritans", "116 123")]
+
+
+def test_escape_in_the_journal_search_leaves_the_search_not_the_journal(created) -> None:
+    """Escape clears the words searched, then goes on to the list; it went back to Today,
+    whose keys the next letters pressed ("d" marks a follow-up done)."""
+    paths, _ = created
+    with reopen(paths) as vault:
+        journal.add(vault, "A walk by the canal")
+        journal.add(vault, "Meeting, then soup")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("ctrl+f", *"canal")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        cleared = app.current_mode, app.screen.query_one("#search").value
+        await pilot.press("escape")
+        await settle(pilot)
+        return cleared, app.current_mode, app.screen.focused.id
+
+    cleared, mode, focused = drive(paths, scenario)
+    assert cleared == ("journal", "")
+    assert (mode, focused) == ("journal", "entries")

@@ -5,10 +5,11 @@ editor and gives the keys."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -62,6 +63,22 @@ def span_label(when: When) -> str:
     return f"{first:%-d %b} to {last:%-d %b %Y}"
 
 
+class SearchField(SteadyInput):
+    """Escape here leaves the search, as in a browser's find bar: it clears the words, and
+    in an empty box goes on to the list. It went back to the previous screen, whose own keys
+    the next letters then pressed."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "leave", "Clear the search", show=False, id="search-leave"),
+    ]
+
+    def action_leave(self) -> None:
+        if self.value:
+            self.value = ""  # the list follows (the screen watches the value)
+        else:
+            self.screen.focus_next()
+
+
 class JournalBrowser(DataScreen):
     """The list half of the journal screen: it composes ``#search``, ``#tags`` and
     ``#entries`` and keeps what the list shows; the screen (journal.py) adds the editor."""
@@ -78,7 +95,7 @@ class JournalBrowser(DataScreen):
 
     def compose_browser(self) -> ComposeResult:
         with Vertical(id="browser"):
-            yield SteadyInput(placeholder="Search (Ctrl+F)", id="search")
+            yield SearchField(placeholder="Search (Ctrl+F)", id="search")
             yield Static("", id="tags")
             yield SteadyPickList(id="entries")  # its height is 1fr (journal.tcss)
 
