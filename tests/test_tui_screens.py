@@ -1503,3 +1503,40 @@ def test_escape_in_the_journal_search_leaves_the_search_not_the_journal(created)
     cleared, mode, focused = drive(paths, scenario)
     assert cleared == ("journal", "")
     assert (mode, focused) == ("journal", "entries")
+
+
+def test_keys_typed_after_a_key_that_moves_the_focus_go_where_it_moved(created) -> None:
+    """Ctrl+F and a word in one burst, in the journal's editor: the word is the search, and
+    the entry being written is untouched (the word went into the entry: the editor passes
+    Ctrl+F up to the screen, which moved the focus only after the letters behind it had been
+    handed to the editor)."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f5")
+        await settle(pilot)
+        app.screen.query_one("#editor").focus()
+        await settle(pilot)
+        burst(app, *keys_of("my day"), "ctrl+f", *keys_of("potatoes"))
+        await settle(pilot)
+        return app.screen.query_one("#search").value, app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == ("potatoes", "my day")
+
+
+def test_a_dialog_closed_by_escape_in_one_burst_lets_the_next_keys_through(created) -> None:
+    """Escape in a dialog's field closes the dialog before the keys behind it are read: "a",
+    a few letters, Escape, then "a" and a fact, all in one burst, saves that fact alone."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f7")
+        await settle(pilot)
+        burst(app, "a", *keys_of("oops"), "escape", "a", *keys_of("likes tea"), "enter")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert [f.text for f in store.live_facts(vault)] == ["likes tea"]

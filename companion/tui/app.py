@@ -30,6 +30,7 @@ from companion.tui.navigation import MODES, NAV
 from companion.tui.screens.unlock import UnlockScreen
 from companion.tui.startup import QuickStartApp
 from companion.tui.stranded import StrandedKeys
+from companion.tui.widgets.field import gate
 
 if TYPE_CHECKING:
     from companion.coach.safety import Danger
@@ -138,6 +139,8 @@ class CompanionApp(QuickStartApp):
         ):
             self.last_activity = clock.now()
         if isinstance(event, events.Key):
+            if gate(self).hold(event):  # a field's key is being acted on: these come after
+                return
             self.stranded.read(event)
         await super().on_event(event)
 

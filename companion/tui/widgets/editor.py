@@ -20,10 +20,10 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
-from companion.tui.widgets.field import run_own_binding
+from companion.tui.widgets.field import Holding, run_own_binding
 
 
-class Editor(TextArea):
+class Editor(TextArea, Holding):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+home", "text_start", "Start of text", show=False),
         Binding("ctrl+end", "text_end", "End of text", show=False),
@@ -32,7 +32,12 @@ class Editor(TextArea):
     ]
 
     async def _on_key(self, event: events.Key) -> None:
-        if not await run_own_binding(self, event):
+        if self.hold(event) or await run_own_binding(self, event):
+            return
+        takes = event.is_printable or event.key == "enter"
+        if self.tab_behavior == "indent":
+            takes = takes or event.key in ("tab", "escape")
+        if takes or not self.pass_up(event):
             await super()._on_key(event)
 
     def _watch_show_vertical_scrollbar(self) -> None:

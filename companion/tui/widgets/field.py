@@ -8,6 +8,14 @@ Backspace, "d" left "abc"; Ctrl+U then a passphrase erased the passphrase. Upstr
 Textualize/textual#6605. Our fields run their own bindings where they meet the key, in turn
 with the characters; keys they do not bind still bubble to the screen and the app.
 
+A key a field does not take itself (Ctrl+F in the journal's editor) is the same race again:
+the screen's binding for it ran only once the key had bubbled up to the app, after the letters
+typed behind it were handed to the field ("potatoes" went into the entry, not the search). The
+field now hands such a key to its screen's or the app's binding at once (in the app's turn, as
+Textual would), while the app holds the keys it reads and the field the keys it was already
+given; once the binding has acted, and the focus it asked for has moved, they go on to the
+focus of the moment, in the order typed (``Gate``).
+
 Enter is the same race one step further: the screen answers it (sends the message, moves to
 the next field, closes the dialog) only after the field has taken the keys typed behind it,
 which then went into the message being sent, or were erased with it. A field holds the keys
@@ -17,9 +25,110 @@ focus then: a burst does what the same keys typed slowly do.
 
 from __future__ import annotations
 
+from typing import Any
+from weakref import WeakKeyDictionary
+
 from textual import events
+from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Input
+
+TRIES = 3
+"""Rounds to wait for a new screen's focus before the held keys go on (``Gate.open``)."""
+
+
+class Gate:
+    """The app's keys, held while a field's key is acted on up the chain (see above)."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self.app = app
+        self.waiting: list[events.Key] | None = None
+        """Keys read from the terminal while closed; ``None`` while open."""
+
+    def hold(self, event: events.Key) -> bool:
+        """True if ``event``, just read by the app, waits for the gate to open."""
+        if self.waiting is None or event.is_forwarded:
+            return False
+        self.waiting.append(events.Key(event.key, event.character))
+        return True
+
+    def close(self) -> None:
+        if self.waiting is None:
+            self.waiting = []
+
+    async def open(self, held: list[events.Key], tries: int = TRIES) -> None:
+        """The field's held keys, then the app's, read again in the order typed, each by the
+        focus of the moment (a dialog just pushed gets a round or two to take the focus)."""
+        app = self.app
+        if app.focused is None and tries:
+            app.screen.call_later(app.call_later, self.open, held, tries - 1)
+            return
+        keys, self.waiting = [*held, *(self.waiting or [])], None
+        for key in keys:
+            await app.on_event(key)  # may close the gate again: the rest wait in it
+
+
+GATES: WeakKeyDictionary[App[Any], Gate] = WeakKeyDictionary()
+
+
+def gate(app: App[Any]) -> Gate:
+    """The app's gate (one per app)."""
+    found = GATES.get(app)
+    if found is None:
+        found = GATES[app] = Gate(app)
+    return found
+
+
+class Holding(Widget):
+    """A text widget that holds the keys it is given while a key it passed up is acted on."""
+
+    held: list[events.Key] | None = None
+    """Keys that reached the widget after a key it passed up, or after Enter (``Field``),
+    before the screen answered it."""
+
+    def hold(self, event: events.Key) -> bool:
+        if self.held is None:
+            return False
+        event.stop()
+        event.prevent_default()
+        self.held.append(events.Key(event.key, event.character))
+        return True
+
+    def pass_up(self, event: events.Key) -> bool:
+        """For a key the widget does not take: True if a binding of its screen or the app will
+        act on it, now being done in the app's turn, the keys behind it held meanwhile."""
+        bound = any(
+            not binding.priority
+            for node, bindings in self.screen._modal_binding_chain
+            if node is not self
+            for binding in bindings.key_to_bindings.get(event.key, ())
+        )
+        if not bound:
+            return False
+        event.stop()
+        event.prevent_default()
+        gate(self.app).close()
+        self.held = []
+        self.app.call_later(self._act_on, event.key)
+        return True
+
+    async def _act_on(self, key: str) -> None:
+        app = self.app
+        await app._check_bindings(key)  # as the app does when the key bubbles up to it
+        # Behind the keys the app handed this widget before the gate closed; a widget gone
+        # with its dialog (Escape) hands on what it held now.
+        if not self.call_later(self._hand_on):
+            self._hand_on()
+
+    def on_unmount(self) -> None:
+        """Gone (its dialog closed) while holding: what it held goes on, and the gate opens."""
+        self._hand_on()
+
+    def _hand_on(self) -> None:
+        if self.held is None:
+            return
+        held, self.held = self.held, None
+        self.app.call_later(gate(self.app).open, held)  # behind the focus change asked for
 
 
 async def run_own_binding(widget: Widget, event: events.Key) -> bool:
@@ -33,18 +142,13 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
     return False
 
 
-class Field(Input):
+class Field(Input, Holding):
     """The Input of our screens."""
 
-    held: list[events.Key] | None = None
-    """Keys that reached the field after Enter, before the screen answered it."""
-
     async def _on_key(self, event: events.Key) -> None:
-        if self.held is not None:
-            event.stop()
-            event.prevent_default()
-            self.held.append(events.Key(event.key, event.character))
-        elif not await run_own_binding(self, event):
+        if self.hold(event) or await run_own_binding(self, event):
+            return
+        if event.is_printable or not self.pass_up(event):
             await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:
@@ -67,18 +171,12 @@ class Field(Input):
         the keys typed after Enter; the keys wait until the screen has answered, and until
         what its answer set off (a focus change, a closed dialog) has happened in the app."""
         valid = self.validate(self.value) if "submitted" in self.validate_on else None
+        gate(self.app).close()
         self.held = []
         self.screen.post_message(self.Submitted(self, self.value, valid))
-        self.screen.call_later(self.app.call_later, self.release)
+        self.screen.call_later(self._answered)
 
-    def release(self) -> None:
-        """The held keys, back to the app as keys just read: each goes to the focus of the
-        moment, as the app's own keys do (``tui/stranded.py`` hands keys on the same way)."""
-        held, self.held = self.held or [], None
-        for key in held:
-            self.app.post_message(key)
-
-    def on_unmount(self) -> None:
-        """A dialog closed by Enter may go before it releases the keys: they go on."""
-        if self.held:
-            self.app.call_later(self.release)
+    def _answered(self) -> None:
+        """In the screen's turn, once it has answered Enter."""
+        if not self.call_later(self._hand_on):  # the field went with its dialog
+            self._hand_on()
