@@ -138,7 +138,7 @@ def test_backfill_and_invalid_values(created) -> None:
         await pilot.press("1", "1", "enter")
         await settle(pilot)
         assert "mood 11 is out of range" in screen_text(app)
-        await pilot.press("backspace", "backspace", "4", "enter")
+        await pilot.press("backspace", "backspace", "4", "ctrl+s")
         await settle(pilot)
         await pilot.press("pagedown", "pagedown")  # the future is refused
         await settle(pilot)
@@ -1437,7 +1437,7 @@ def test_write_on_today_opens_the_journal_ready_for_words(created) -> None:
     assert drive(paths, scenario) == "rain all day"
 
 
-def test_enter_saves_the_profile_as_it_saves_the_check_in(created) -> None:
+def test_enter_saves_the_profile(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
@@ -1540,3 +1540,30 @@ def test_a_dialog_closed_by_escape_in_one_burst_lets_the_next_keys_through(creat
     drive(paths, scenario)
     with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
         assert [f.text for f in store.live_facts(vault)] == ["likes tea"]
+
+
+def test_enter_walks_the_check_in_and_the_note_typed_after_it_is_kept(created) -> None:
+    """A check-in typed with Enter after each value, as in most forms, and a note after the
+    last, in one burst: every value lands in its field and the note in the note (Enter
+    saved the mood alone, and the rest, typed into the mood field, was lost)."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("f4")
+        await settle(pilot)
+        burst(app, "6", "enter", "3", "enter", "7", "enter", "y", "enter")
+        burst(app, *keys_of("called my sponsor"), "ctrl+s")
+        await settle(pilot)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        saved = checkins.get(vault, NOW.date()).values
+    assert saved == {
+        "mood": 6,
+        "cravings": 3,
+        "sleep_hours": 7.0,
+        "sober": True,
+        "note": "called my sponsor",
+    }

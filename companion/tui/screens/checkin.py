@@ -1,4 +1,5 @@
-"""Check-in in a few keys: digits for mood and cravings, Tab to move, Enter to save.
+"""Check-in in a few keys: digits for mood and cravings, Enter to the next field, and from the
+last one Enter saves (then a note may follow; Ctrl+S saves from anywhere).
 
 Page Up and Page Down pick another day, so a missed day can be back-filled; an existing
 check-in reopens for editing. Sober = no offers, gently, to log a slip.
@@ -216,6 +217,27 @@ class CheckInScreen(DataScreen):
                 error.update("")
 
     @on(Input.Submitted)
+    def next_or_save(self, event: Input.Submitted) -> None:
+        """Enter goes on to the next empty field, as in a dialog, and from the last one saves,
+        then goes on to an empty note: what is typed next is the note. A value out of range
+        keeps it there, saying why. (Enter saved at once: "6", Enter, "3" saved a mood alone,
+        and a note typed after Enter was lost in a field that takes digits or y / n only.)"""
+        order = [name for name, *_ in FIELDS]
+        name = event.input.id or ""
+        if name not in order:  # the urge's fields
+            self.action_save()
+            return
+        try:
+            checkins.validate({name: self.typed()[name]})
+        except InvalidInput as err:
+            self.query_one(f"#{name}-error", Static).update(str(err))
+            return
+        empty = next((n for n in order[order.index(name) + 1 :] if not self.field_text(n)), "")
+        if empty:
+            self.query_one(f"#{empty}").focus()
+        elif self.action_save() and not self.field_text(NOTE).strip():
+            self.query_one(f"#{NOTE}").focus()
+
     @on(Button.Pressed, "#save")
     def action_save(self) -> bool:
         """Validate and save the form; True if it was saved."""

@@ -35,8 +35,9 @@ Each screen's keys are in its footer; a few more are in the palette:
     y / n accept or reject a change that waits for you to confirm.
 
 Check-in
-  Digits set mood and cravings, Tab goes to the next field, Enter or
-  Ctrl+S saves (in the note, Enter starts a new line).
+  Digits set mood and cravings; Enter goes to the next empty field, and
+  from the last one saves (a note may follow: Ctrl+S saves it). Tab
+  moves too. In the note, Enter starts a new line.
   Page Up and Page Down pick another day, to back-fill one you missed.
 
 Privacy

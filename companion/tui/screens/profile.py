@@ -89,7 +89,7 @@ class ProfileScreen(DataScreen):
 
     @on(Input.Submitted)
     def action_save(self) -> None:
-        """Ctrl+S, or Enter in any field (as in the check-in)."""
+        """Ctrl+S, or Enter in any field (a form filled once, then seldom: Enter saves it)."""
         typed = self.typed()
         changes = {name: value for name, value in typed.items() if value != self.loaded.get(name)}
         if not changes:

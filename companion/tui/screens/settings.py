@@ -271,7 +271,8 @@ class SettingsScreen(DataScreen):
 
     @on(Input.Submitted)
     def submitted(self, event: Input.Submitted) -> None:
-        """Enter saves, as in the check-in; a crisis line's name goes on to its contact."""
+        """Enter saves (most of these fields are optional: walking them one by one would be a
+        chore); a crisis line's name goes on to its contact."""
         contact = self.query_one("#crisis_contact", Input)
         if (
             event.input.id == "crisis_name"
