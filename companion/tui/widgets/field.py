@@ -113,12 +113,13 @@ class Holding(Widget):
         return True
 
     async def _act_on(self, key: str) -> None:
-        app = self.app
-        await app._check_bindings(key)  # as the app does when the key bubbles up to it
-        # Behind the keys the app handed this widget before the gate closed; a widget gone
-        # with its dialog (Escape) hands on what it held now.
-        if not self.call_later(self._hand_on):
-            self._hand_on()
+        try:
+            await self.app._check_bindings(key)  # as the app does when the key bubbles up
+        finally:  # whatever the binding did, the keys go on: a shut gate is a dead keyboard
+            # Behind the keys the app handed this widget before the gate closed; a widget
+            # gone with its dialog (Escape) hands on what it held now.
+            if not self.call_later(self._hand_on):
+                self._hand_on()
 
     def on_unmount(self) -> None:
         """Gone (its dialog closed) while holding: what it held goes on, and the gate opens."""
