@@ -15,9 +15,7 @@ def test_reply_streams_into_the_conversation(created, fake_llm) -> None:
     fake_llm.push(text("That sounds like a **big** day. What helped?"))
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.screen.query_one("#message").value = "Made it through the party sober"
         await pilot.press("enter")
         await settle(pilot)
@@ -33,9 +31,7 @@ def test_overloaded_then_retry(created, fake_llm) -> None:
     fake_llm.push(status(529), text("I'm here now."))
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.screen.query_one("#message").value = "hello?"
         await pilot.press("enter")
         await settle(pilot)
@@ -57,9 +53,7 @@ def test_crisis_words_bring_up_sos_at_once(created, fake_llm) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.screen.query_one("#message").value = "i think about killing myself"
         await pilot.press("enter")
         await settle(pilot)
@@ -87,9 +81,7 @@ def test_waiting_for_the_coach_shows_and_a_new_chat_costs_no_call(created, fake_
     fake_llm.push(gated(text("Here with you.")))
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.screen.query_one("#message").value = "long day"
         await pilot.press("enter")
         assert await asyncio.to_thread(fake_llm.received.wait, 30)
@@ -122,9 +114,7 @@ def test_at_80_columns_the_list_of_chats_steps_aside(created) -> None:
         chat.rename(vault, old, "Heating")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         hidden = screen_text(app)
         await pilot.press("ctrl+b")
         await settle(pilot)

@@ -95,9 +95,7 @@ def test_review_history_and_confirmations(created, fake_llm) -> None:
     )
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         facts = app.screen.query_one("#facts")
         facts.focus()
         texts = [str(facts.get_option_at_index(i).prompt) for i in range(facts.option_count)]
@@ -139,9 +137,7 @@ def test_deleting_an_entry_offers_to_forget_what_came_from_it(created) -> None:
         )
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         entries = app.screen.query_one("#entries")
         entries.focus()
         entries.highlighted = 0
@@ -217,9 +213,7 @@ def test_a_question_about_a_fact_you_wrote_and_undoing_a_delete(created, fake_ll
         return next(i for i, t in enumerate(texts) if words in t)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         asked = screen_text(app)
         facts = app.screen.query_one("#facts")
         facts.focus()
@@ -256,9 +250,7 @@ def test_the_panel_speaks_to_you_about_what_it_learned(created) -> None:
         store.add_fact(vault, "Their dog barks all night", "home", source="wrote")  # neighbours
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         return screen_text(app)
 
     text = drive(paths, scenario)
@@ -274,9 +266,7 @@ def test_with_the_coach_offline_the_panel_says_why_nothing_is_learned(created) -
         journal.add(vault, "Called my sponsor before the meeting.")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         return screen_text(app)
 
     lines = [line.split("│") for line in drive(paths, scenario).splitlines()]
@@ -296,9 +286,7 @@ def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:
         fact_id = store.add_fact(vault, "Sponsor is Dana", "relationships", source="wrote")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         app.screen.query_one("#facts").highlighted = next(
             i
             for i in range(app.screen.query_one("#facts").option_count)
@@ -310,9 +298,7 @@ def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:
         await pilot.press("ctrl+l")
         await settle(pilot)
         assert app.vault is None and "since March" not in screen_text(app)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         dialog_text = app.screen.query_one("#value").value
         await pilot.press("enter")
         await settle(pilot)
@@ -332,9 +318,7 @@ def test_a_fact_just_added_is_edited_pinned_and_deleted_with_keys_alone(created)
         store.add_fact(vault, "Walks the dog at six", "routines", source="wrote")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         await pilot.press("a")
         await settle(pilot)
         await pilot.press(*"Sponsor is Sam", "tab", "enter")  # under "preferences"
@@ -373,9 +357,7 @@ def test_keys_that_need_a_fact_say_how_to_pick_one(created) -> None:
         return [n.message for n in app._notifications]
 
     async def empty(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         await pilot.press("e")
         await settle(pilot)
         await pilot.press("tab")  # the short daily memory is not a Tab stop
@@ -390,9 +372,7 @@ def test_keys_that_need_a_fact_say_how_to_pick_one(created) -> None:
         forgetting.forget_fact(vault, store.add_fact(vault, "Drinks tea at night", "health"))
 
     async def deleted(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         await pilot.press("end", "e")  # the last row: the deleted fact
         await settle(pilot)
         said = toasts(app)
@@ -418,9 +398,7 @@ def test_a_long_daily_memory_is_read_with_tab_and_the_arrows(created) -> None:
         summaries.add_daily_memory(vault, today, today, today, {"follow_ups": follow_ups})
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         before = screen_text(app)
         await pilot.press("tab")
         pane = app.focused.id

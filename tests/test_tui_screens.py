@@ -36,9 +36,7 @@ def test_checkin_fast_path(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         assert isinstance(app.screen, CheckInScreen)
         await pilot.press("7", "tab", "3", "tab", "7", ".", "5", "tab", "y", "enter")
         await settle(pilot)
@@ -58,9 +56,7 @@ def test_a_check_in_typed_in_one_burst_lands_field_by_field(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         burst(app, "7", "tab", "3", "tab", "6")
         await settle(pilot)
         screen = app.screen
@@ -74,9 +70,7 @@ def test_an_error_under_a_field_goes_when_the_value_is_changed(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("7", "2", "ctrl+s")
         await settle(pilot)
         error = app.screen.query_one("#mood-error")
@@ -99,9 +93,7 @@ def test_moving_to_another_day_never_drops_what_was_typed(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("6", "tab", "2")
         await pilot.press("pageup")
         await settle(pilot)
@@ -127,9 +119,7 @@ def test_backfill_and_invalid_values(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         assert "Sober today" in screen_text(app)
         await pilot.press("pageup")
         await settle(pilot)
@@ -157,9 +147,7 @@ def test_not_sober_offers_a_slip_and_keeps_history(created) -> None:
         profile.update(vault, {"recovery_start_date": "2026-05-01"})
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("5", "tab", "8", "tab", "tab", "n", "enter")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)
@@ -204,9 +192,7 @@ def test_search_shows_a_page_of_results_and_the_next_on_asking(created) -> None:
             journal.add(vault, f"Called my sponsor about the weekend, day {n}")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         search = app.screen.query_one("#search")
         search.value = "weekend"
         search.value = "sponsor"
@@ -247,9 +233,7 @@ def test_search_typed_key_by_key_lists_what_the_box_says(created) -> None:
         journal.add(vault, "Baked bread with the kids")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await pilot.press("ctrl+f", *"spons")
         await settle(pilot)
         screen = app.screen
@@ -270,9 +254,7 @@ def test_write_edit_search_and_delete_entries(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         editor = app.screen.query_one("#editor")
         editor.insert("Walked to the lighthouse with #family")
         await pilot.press("ctrl+s")
@@ -321,9 +303,7 @@ def test_words_typed_into_an_entry_opened_with_e_go_after_it(created) -> None:
         journal.add(vault, "Quiet evening. Grateful for the walk\n[and the rain].")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await pilot.press("shift+tab", "shift+tab", "enter")  # editor, title, the list
         await settle(pilot)
         await pilot.press("e")
@@ -345,9 +325,7 @@ def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.screen.query_one("#message").value = "I need to talk about tonight"
         await pilot.press("enter")
         await settle(pilot)
@@ -373,9 +351,7 @@ def test_memory_panel_edit_delete_pin_and_fresh_start(created) -> None:
         journal.add(vault, "stays after a fresh start")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         text = screen_text(app)
         assert "Likes long walks" in text and "learned" in text
         facts = app.screen.query_one("#facts")
@@ -412,9 +388,7 @@ def test_memory_panel_edit_delete_pin_and_fresh_start(created) -> None:
         assert old.valid_until is not None  # history kept, "was -> now"
 
     async def fresh(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         await pilot.press("f")
         await settle(pilot)
         assert isinstance(app.screen, TypedConfirmScreen)
@@ -440,9 +414,7 @@ def test_auto_lock_keeps_an_unsaved_draft(created) -> None:
     clock.set_clock(lambda: moment[0])
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         app.screen.query_one("#editor").insert("half a thought I have not saved")
         moment[0] = NOW + timedelta(minutes=app.config.auto_lock_minutes, seconds=1)
         await app.check_auto_lock()
@@ -542,9 +514,7 @@ def test_sos_after_unlock_shows_the_coping_plan(created) -> None:
         profile.update(vault, {"coping_plan": "Call Dana, then walk", "sponsor": "Dana 555"})
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f2")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f2")
         return screen_text(app)
 
     text = drive(paths, scenario)
@@ -588,18 +558,14 @@ def test_unsaved_settings_survive_a_lock(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         app.screen.query_one("#region").value = "CA"
         app.screen.query_one("#local_model").value = "llama-in-progress"
         app.screen.query_one("#anthropic_api_key").value = "sk-ant-pasted-not-saved"
         await app.lock()
         await settle(pilot)
         assert app.config.region != "CA", "locking does not save on the user's behalf"
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         typed = tuple(
             app.screen.query_one(f"#{name}").value
             for name in ("region", "local_model", "anthropic_api_key")
@@ -625,9 +591,7 @@ def test_every_settings_button_is_whole_at_80_columns(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         seen = {}
         for _ in range(30):
             await pilot.press("tab")
@@ -672,9 +636,7 @@ def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
         first = journal.add(vault, "The first entry, as saved").id
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         editor = app.screen.query_one("#editor")
         editor.insert("Words I have not saved yet")
         await pilot.press("ctrl+n")
@@ -719,9 +681,7 @@ def test_paste_then_undo_keeps_the_text_and_the_app(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         editor = app.screen.query_one("#editor")
         editor.insert("Before the paste. ")
         pasted = "\n".join(f"line {i} " + "a long pasted line of words " * 4 for i in range(10))
@@ -749,9 +709,7 @@ def test_the_checkin_form_after_a_restart_shows_what_was_saved(created) -> None:
         checkins.record(vault, NOW.date(), mood=6, cravings=2, sleep_hours=7, sober=True)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         screen = app.screen
         assert "editing your check-in" in screen_text(app)
         assert screen.query_one("#mood").value == "6"
@@ -764,9 +722,7 @@ def test_typing_on_profile_goes_into_its_first_field(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f8")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f8")
         await pilot.press("J", "o")
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -783,9 +739,7 @@ def test_a_focused_list_has_a_row_to_open(created) -> None:
         journal.add(vault, "Newest entry")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         app.screen.query_one("#entries").focus()  # as Tab does
         await pilot.pause()
         await pilot.press("enter")  # reads it
@@ -806,9 +760,7 @@ def test_help_lists_the_keys_of_the_screen_it_was_opened_on(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
@@ -830,9 +782,7 @@ def test_help_at_80x24_keeps_its_close_button_on_screen(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f1")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f1")
         close = app.screen.query_one("#no")
         return close.region, app.size
 
@@ -928,9 +878,7 @@ def test_reading_an_entry_and_going_to_a_month(created) -> None:
         await settle(pilot)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await typed(app, pilot, "March 2025")
         month = screen_text(app)
         await pilot.press("ctrl+g")  # opens on the month shown, the days written marked
@@ -1001,9 +949,7 @@ def test_typing_on_a_filled_checkin_replaces_the_value(created) -> None:
         checkins.record(vault, NOW.date(), mood=6, cravings=2)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("8")
         await settle(pilot)
         return app.screen.query_one("#mood").value
@@ -1047,9 +993,7 @@ def test_insights_counts_in_words_after_a_first_check_in(created) -> None:
         checkins.record(vault, NOW.date(), mood=7)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f9")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f9")
         return str(app.screen.query_one("#streaks").render())
 
     assert "Check-in streak: 1 day now, longest 1 day, 1 check-in in all." in drive(paths, scenario)
@@ -1062,9 +1006,7 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("7", "tab", "2", "tab", "tab", "tab")
         note = app.screen.query_one("#note")
         assert app.screen.focused is note and note.size.height >= 4
@@ -1077,9 +1019,7 @@ def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
         await pilot.press("enter", *"not saved yet")  # added after the saved words
         await app.lock()
         await settle(pilot)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         return app.screen.query_one("#note").text
 
     restored = drive(paths, scenario, size=(80, 24))
@@ -1100,9 +1040,7 @@ def test_the_check_in_form_saves_the_note_it_shows(created) -> None:
         checkins.record(vault, NOW.date(), note="evening: called my sister", add_note=True)
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         note = app.screen.query_one("#note")
         shown = note.text
         note.focus()
@@ -1119,17 +1057,13 @@ def test_the_check_in_form_saves_the_note_it_shows(created) -> None:
 
 async def type_yesterday_then_lock_and_come_back(app, pilot) -> None:
     """Mood 4 and cravings 8 typed for yesterday, not saved; a lock; unlock and F4."""
-    await unlock(pilot, PASSPHRASE)
-    await pilot.press("f4")
-    await settle(pilot)
+    await unlock(pilot, PASSPHRASE, to="f4")
     await pilot.press("pageup")
     await settle(pilot)
     await pilot.press("4", "tab", "8")
     await app.lock()
     await settle(pilot)
-    await unlock(pilot, PASSPHRASE)
-    await pilot.press("f4")
-    await settle(pilot)
+    await unlock(pilot, PASSPHRASE, to="f4")
 
 
 def test_a_restored_check_in_draft_survives_a_move_to_another_day(created) -> None:
@@ -1190,15 +1124,11 @@ def test_keys_typed_just_before_ctrl_l_are_in_the_draft_after_unlock(created) ->
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         burst(app, "6", "tab", "3", "ctrl+l")
         await settle(pilot)
         assert isinstance(app.screen, UnlockScreen)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         form = app.screen
         return form.query_one("#mood").value, form.query_one("#cravings").value
 
@@ -1210,16 +1140,12 @@ def test_journal_words_typed_straight_into_ctrl_l_come_back_after_unlock(created
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         words = ["space" if char == " " else char for char in "rode the bus home"]
         burst(app, *words, "ctrl+l")
         await settle(pilot)
         assert isinstance(app.screen, UnlockScreen)
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == "rode the bus home"
@@ -1232,9 +1158,7 @@ def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) 
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         burst(app, "7", "pageup")
         await settle(pilot)
         asked = isinstance(app.screen, ConfirmScreen)
@@ -1254,9 +1178,7 @@ def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
     shipped = prompts.load("extraction.md")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         await pilot.press("ctrl+t")
         await settle(pilot)
         editor = app.screen.query_one("#editor")
@@ -1265,9 +1187,7 @@ def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
         await settle(pilot)
         assert app.vault is None
         assert not prompts.override_path("extraction.md").exists()
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         return app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == shipped + "\nAlways note my sponsor's name."
@@ -1352,9 +1272,7 @@ def test_keys_typed_after_a_dialog_key_go_into_the_dialog(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         burst(app, "a", *keys_of("likes jazz"))
         await settle(pilot)
         typed = app.screen.query_one("#value").value
@@ -1374,9 +1292,7 @@ def test_saving_a_check_in_leaves_the_note_cursor_where_it_was(created) -> None:
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         await pilot.press("6", "tab", "3")
         app.screen.query_one("#note").focus()
         await pilot.press(*keys_of("called my sponsor"), "home")
@@ -1393,9 +1309,7 @@ def test_a_paste_of_several_lines_into_the_chat_keeps_every_line(created) -> Non
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f6")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f6")
         app.post_message(events.Paste("rough night.\n\nslept maybe 3 hours\r\ncalled dana\n"))
         await settle(pilot)
         return app.screen.query_one("#message").value
@@ -1407,9 +1321,7 @@ def test_enter_after_a_journal_title_goes_on_to_the_words(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         app.screen.query_one("#title").focus()
         await pilot.press(*"Sunday", "enter", *"quiet day")
         await settle(pilot)
@@ -1424,9 +1336,7 @@ def test_write_on_today_opens_the_journal_ready_for_words(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await pilot.press("ctrl+f")  # search, then away
         await pilot.press("f3")
         await settle(pilot)
@@ -1441,9 +1351,7 @@ def test_enter_saves_the_profile(created) -> None:
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f8")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f8")
         await pilot.press(*"Sam", "enter")
         await settle(pilot)
 
@@ -1459,9 +1367,7 @@ def test_a_crisis_line_is_saved_with_enter_and_never_half_dropped(created) -> No
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f10")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f10")
         app.screen.query_one("#crisis_name").focus()
         await pilot.press(*"Samaritans", "enter")
         await settle(pilot)
@@ -1488,9 +1394,7 @@ def test_escape_in_the_journal_search_leaves_the_search_not_the_journal(created)
         journal.add(vault, "Meeting, then soup")
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         await pilot.press("ctrl+f", *"canal")
         await settle(pilot)
         await pilot.press("escape")
@@ -1513,9 +1417,7 @@ def test_keys_typed_after_a_key_that_moves_the_focus_go_where_it_moved(created) 
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f5")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f5")
         app.screen.query_one("#editor").focus()
         await settle(pilot)
         burst(app, *keys_of("my day"), "ctrl+f", *keys_of("potatoes"))
@@ -1531,9 +1433,7 @@ def test_a_dialog_closed_by_escape_in_one_burst_lets_the_next_keys_through(creat
     paths, _ = created
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f7")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f7")
         burst(app, "a", *keys_of("oops"), "escape", "a", *keys_of("likes tea"), "enter")
         await settle(pilot)
 
@@ -1550,9 +1450,7 @@ def test_enter_walks_the_check_in_and_the_note_typed_after_it_is_kept(created) -
     frozen()
 
     async def scenario(app, pilot):
-        await unlock(pilot, PASSPHRASE)
-        await pilot.press("f4")
-        await settle(pilot)
+        await unlock(pilot, PASSPHRASE, to="f4")
         burst(app, "6", "enter", "3", "enter", "7", "enter", "y", "enter")
         burst(app, *keys_of("called my sponsor"), "ctrl+s")
         await settle(pilot)

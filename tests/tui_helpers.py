@@ -39,9 +39,10 @@ async def settle(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-async def unlock(pilot: Pilot, passphrase: str, opens: bool = True) -> None:
+async def unlock(pilot: Pilot, passphrase: str, opens: bool = True, to: str = "") -> None:
     """Type the passphrase and press Enter; when it ``opens`` the vault, return once Today is
-    the screen (the switch comes a message or two after the key derivation's worker ends)."""
+    the screen (the switch comes a message or two after the key derivation's worker ends),
+    or, given the key ``to`` of another screen (``"f5"``), once that screen has settled."""
     app = pilot.app
     app.screen.query_one("#passphrase").value = passphrase  # type: ignore[attr-defined]
     await pilot.press("enter")
@@ -51,6 +52,9 @@ async def unlock(pilot: Pilot, passphrase: str, opens: bool = True) -> None:
             break
         await pilot.pause()
     await pilot.pause()
+    if to:
+        await pilot.press(to)
+        await settle(pilot)
 
 
 def burst(app: CompanionApp, *keys: str) -> None:
