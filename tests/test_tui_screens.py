@@ -9,7 +9,7 @@ import pytest
 from textual import events
 
 from companion import clock
-from companion.activity import chat, checkins, journal, profile, progress
+from companion.activity import chat, checkins, drafts, journal, profile, progress
 from companion.memory import store
 from companion.tui.screens.access import RecoveryKeyScreen
 from companion.tui.screens.checkin import CheckInScreen
@@ -578,7 +578,6 @@ def test_unsaved_settings_survive_a_lock(created) -> None:
     assert typed == ("CA", "llama-in-progress", ""), "a pasted secret is kept only by saving"
     assert saved_region == "CA"
     with reopen(paths) as vault:
-        from companion.activity import drafts
         from companion.vault import settings
 
         assert settings.get(vault, "local_model") == "llama-in-progress"
@@ -1465,3 +1464,44 @@ def test_enter_walks_the_check_in_and_the_note_typed_after_it_is_kept(created) -
         "sober": True,
         "note": "called my sponsor",
     }
+
+
+def test_keys_typed_just_before_a_lock_stay_in_the_draft_not_the_passphrase(created) -> None:
+    """Ctrl+L is acted on as soon as it is read; keys typed before it that wait behind Enter
+    or Ctrl+F are kept where they were typed (and in the draft), not typed into the
+    passphrase field after the lock, where they would make the next unlock fail unseen."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        app.screen.query_one("#editor").focus()
+        await settle(pilot)
+        burst(app, *keys_of("my day"), "ctrl+f", *keys_of("pot"), "ctrl+l")
+        await settle(pilot)
+        return app.screen.query_one("#passphrase").value
+
+    assert drive(paths, scenario) == ""
+    with reopen(paths) as vault:
+        assert "my daypot" in str(drafts.load(vault, "journal"))
+
+
+def test_an_enter_after_sober_no_does_not_log_a_slip(created) -> None:
+    """Enter on "Sober: n" saves and asks about a slip; the Enter typed next (meant for the
+    note) answers "Not now", not "Log the slip"."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f4")
+        await pilot.press("6", "enter", "3", "enter", "7", "enter", "n", "enter")
+        await settle(pilot)
+        asked = isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        return asked
+
+    assert drive(paths, scenario)
+    with reopen(paths) as vault:
+        assert profile.load(vault).get("recovery_start_date") is None
+        assert checkins.get(vault, NOW.date()).values["sober"] is False

@@ -312,6 +312,7 @@ class CompanionApp(QuickStartApp):
         if landed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.gather(*landed), timeout=1.0)
+        gate(self).keep_in_place()  # keys held behind Enter or Ctrl+F, typed before this one
 
     async def lock(self, reason: str = "Locked.") -> None:
         if self.unlocked is None:

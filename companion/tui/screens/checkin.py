@@ -1,5 +1,5 @@
-"""Check-in in a few keys: digits for mood and cravings, Enter to the next field, and from the
-last one Enter saves (then a note may follow; Ctrl+S saves from anywhere).
+"""Check-in in a few keys: digits for mood and cravings, Enter to the next empty field, and
+with none left after it Enter saves (then a note may follow; Ctrl+S saves from anywhere).
 
 Page Up and Page Down pick another day, so a missed day can be back-filled; an existing
 check-in reopens for editing. Sober = no offers, gently, to log a slip.
@@ -218,10 +218,11 @@ class CheckInScreen(DataScreen):
 
     @on(Input.Submitted)
     def next_or_save(self, event: Input.Submitted) -> None:
-        """Enter goes on to the next empty field, as in a dialog, and from the last one saves,
-        then goes on to an empty note: what is typed next is the note. A value out of range
-        keeps it there, saying why. (Enter saved at once: "6", Enter, "3" saved a mood alone,
-        and a note typed after Enter was lost in a field that takes digits or y / n only.)"""
+        """Enter goes on to the next empty field, as in a dialog, and saves when none is left
+        after it, then goes on to an empty note: what is typed next is the note. A value out
+        of range keeps it there, saying why. (Enter saved at once: "6", Enter, "3" saved a
+        mood alone, and a note typed after Enter was lost in a field that takes digits or
+        y / n only.)"""
         order = [name for name, *_ in FIELDS]
         name = event.input.id or ""
         if name not in order:  # the urge's fields
@@ -280,7 +281,9 @@ class CheckInScreen(DataScreen):
                 profile.log_slip(self.vault, day)
                 self.notify("Slip logged. Your counter starts again today; your history is kept.")
 
-        self.app.push_screen(ConfirmScreen(question, "Log the slip", "Not now"), answer)
+        # "Not now" in focus: it comes up after an Enter that saved, with more keys on the way.
+        slip = ConfirmScreen(question, "Log the slip", "Not now", no_first=True)
+        self.app.push_screen(slip, answer)
 
     # -- drafts -------------------------------------------------------------------------
 

@@ -52,10 +52,17 @@ class ConfirmScreen(Dialog[bool]):
     """Yes or no; ``dismiss(True)`` only on an explicit yes."""
 
     def __init__(
-        self, question: str, yes: str = "Yes", no: str = "Cancel", danger: bool = False
+        self,
+        question: str,
+        yes: str = "Yes",
+        no: str = "Cancel",
+        danger: bool = False,
+        no_first: bool = False,
     ) -> None:
         super().__init__()
         self.question, self.yes, self.no, self.danger = question, yes, no, danger
+        self.no_first = danger or no_first
+        """"No" has the focus: an Enter meant for something else does not say yes."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -65,7 +72,7 @@ class ConfirmScreen(Dialog[bool]):
                 yield Button(self.no, id="no")
 
     def on_mount(self) -> None:
-        self.query_one("#no" if self.danger else "#yes").focus()
+        self.query_one("#no" if self.no_first else "#yes").focus()
 
     @on(Button.Pressed)
     def answer(self, event: Button.Pressed) -> None:

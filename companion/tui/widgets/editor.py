@@ -40,6 +40,15 @@ class Editor(TextArea, Holding):
         if takes or not self.pass_up(event):
             await super()._on_key(event)
 
+    def type_in(self, keys: list[events.Key]) -> None:
+        text = "".join(
+            "\n" if key.key == "enter" else key.character or ""
+            for key in keys
+            if key.is_printable or key.key == "enter"
+        )
+        if text:
+            self.insert(text)
+
     def _watch_show_vertical_scrollbar(self) -> None:
         # The cursor may be past the end for a moment; the undo puts it back (see above).
         with contextlib.suppress(ValueError):

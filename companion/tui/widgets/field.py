@@ -44,6 +44,8 @@ class Gate:
         self.app = app
         self.waiting: list[events.Key] | None = None
         """Keys read from the terminal while closed; ``None`` while open."""
+        self.holders: list[Holding] = []
+        """The widgets holding keys until the gate opens."""
 
     def hold(self, event: events.Key) -> bool:
         """True if ``event``, just read by the app, waits for the gate to open."""
@@ -52,9 +54,20 @@ class Gate:
         self.waiting.append(events.Key(event.key, event.character))
         return True
 
-    def close(self) -> None:
+    def close(self, holder: Holding) -> None:
         if self.waiting is None:
             self.waiting = []
+        self.holders.append(holder)
+
+    def keep_in_place(self) -> None:
+        """For a key acted on at once (lock, another day) while keys typed before it are held:
+        they go into the widget that holds them, in the draft that is kept, instead of on to a
+        screen that comes later (the passphrase field, after a lock). The gate still opens for
+        the keys read after it."""
+        for holder in self.holders:
+            if holder.held:
+                holder.type_in(holder.held)
+                holder.held = []
 
     async def open(self, held: list[events.Key], tries: int = TRIES) -> None:
         """The field's held keys, then the app's, read again in the order typed, each by the
@@ -63,7 +76,7 @@ class Gate:
         if app.focused is None and tries:
             app.screen.call_later(app.call_later, self.open, held, tries - 1)
             return
-        keys, self.waiting = [*held, *(self.waiting or [])], None
+        keys, self.waiting, self.holders = [*held, *(self.waiting or [])], None, []
         for key in keys:
             await app.on_event(key)  # may close the gate again: the rest wait in it
 
@@ -86,6 +99,9 @@ class Holding(Widget):
     """Keys that reached the widget after a key it passed up, or after Enter (``Field``),
     before the screen answered it."""
 
+    def type_in(self, keys: list[events.Key]) -> None:
+        """The characters of ``keys``, typed here (``Gate.keep_in_place``)."""
+
     def hold(self, event: events.Key) -> bool:
         if self.held is None:
             return False
@@ -107,7 +123,7 @@ class Holding(Widget):
             return False
         event.stop()
         event.prevent_default()
-        gate(self.app).close()
+        gate(self.app).close(self)
         self.held = []
         self.app.call_later(self._act_on, event.key)
         return True
@@ -146,6 +162,11 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
 class Field(Input, Holding):
     """The Input of our screens."""
 
+    def type_in(self, keys: list[events.Key]) -> None:
+        text = "".join(key.character or "" for key in keys if key.is_printable)
+        if text:
+            self.insert_text_at_cursor(text)
+
     async def _on_key(self, event: events.Key) -> None:
         if self.hold(event) or await run_own_binding(self, event):
             return
@@ -172,7 +193,7 @@ class Field(Input, Holding):
         the keys typed after Enter; the keys wait until the screen has answered, and until
         what its answer set off (a focus change, a closed dialog) has happened in the app."""
         valid = self.validate(self.value) if "submitted" in self.validate_on else None
-        gate(self.app).close()
+        gate(self.app).close(self)
         self.held = []
         self.screen.post_message(self.Submitted(self, self.value, valid))
         self.screen.call_later(self._answered)
