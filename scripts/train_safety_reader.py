@@ -49,6 +49,9 @@ ONLY_TRAINED_ON = [
     "round6_coach",
     "round6_journal",
     "round6_short",
+    "round7_young",
+    "round7_older",
+    "round7_world",
 ]
 CLASSES = [
     "active_ideation",
@@ -66,11 +69,10 @@ LAYERS, WIDTH, HEADS = 2, 128, 2
 "Which windows the reader reads (shipped), and a reader of one layer")."""
 
 
-def fold_file(work: Path, k: int, layers: int) -> Path:
-    """Fold ``k``'s out-of-fold probabilities; another depth's are kept beside them."""
-    return work / (
-        f"student_fold{k}.json" if layers == LAYERS else f"student_fold{k}_l{layers}.json"
-    )
+def fold_file(work: Path, k: int, layers: int, width: int = WIDTH) -> Path:
+    """Fold ``k``'s out-of-fold probabilities; another shape's are kept beside them."""
+    shape = ("" if layers == LAYERS else f"_l{layers}") + ("" if width == WIDTH else f"_w{width}")
+    return work / f"student_fold{k}{shape}.json"
 
 
 def rows_and_folds() -> tuple[list[dict[str, str]], list[int]]:
@@ -246,21 +248,22 @@ def transfer(work: Path, k: int, augmented: int) -> tuple[list[str], Any, list[i
     return saved["texts"], saved["logits"], saved["hard"]
 
 
-def student(layers: int = LAYERS) -> Any:
-    """``layers`` x 128, its word vectors started from MiniLM's, reduced by PCA."""
+def student(layers: int = LAYERS, width: int = WIDTH) -> Any:
+    """``layers`` x ``width`` (a head per 64), its word vectors started from MiniLM's, reduced
+    by PCA."""
     import torch
     from transformers import AutoModel, BertConfig, BertModel
 
     base = AutoModel.from_pretrained(minilm()).embeddings.word_embeddings.weight.data
     centred = base - base.mean(0)
-    _, _, v = torch.pca_lowrank(centred, q=WIDTH, center=False)
-    vectors = centred @ v[:, :WIDTH]
+    _, _, v = torch.pca_lowrank(centred, q=width, center=False)
+    vectors = centred @ v[:, :width]
     config = BertConfig(
         vocab_size=base.shape[0],
-        hidden_size=WIDTH,
+        hidden_size=width,
         num_hidden_layers=layers,
-        num_attention_heads=HEADS,
-        intermediate_size=WIDTH * 4,
+        num_attention_heads=max(HEADS, width // 64),
+        intermediate_size=width * 4,
         max_position_embeddings=128,
         hidden_act="gelu_new",  # the tanh form, which the app computes with numpy
     )
@@ -270,7 +273,13 @@ def student(layers: int = LAYERS) -> Any:
 
 
 def distil(
-    texts: list[str], logits: Any, hard: list[int], epochs: int, layers: int = LAYERS, seed: int = 0
+    texts: list[str],
+    logits: Any,
+    hard: list[int],
+    epochs: int,
+    layers: int = LAYERS,
+    width: int = WIDTH,
+    seed: int = 0,
 ) -> Any:
     import torch
     from transformers import AutoTokenizer
@@ -278,7 +287,7 @@ def distil(
     torch.manual_seed(seed)
     rng = random.Random(seed)
     tok = AutoTokenizer.from_pretrained(minilm())
-    model = student(layers)
+    model = student(layers, width)
     ids = tok(texts, truncation=True, max_length=128)["input_ids"]
     truth = torch.tensor(hard)
     size = 64
@@ -290,8 +299,8 @@ def distil(
         rng.shuffle(order)
         chosen = batches(order, [len(i) for i in ids], size, rng)
         for idx in chosen:
-            width = max(len(ids[i]) for i in idx)
-            x = torch.tensor([ids[i] + [0] * (width - len(ids[i])) for i in idx])
+            longest = max(len(ids[i]) for i in idx)
+            x = torch.tensor([ids[i] + [0] * (longest - len(ids[i])) for i in idx])
             out = model(x, (x != 0).long())
             soft = torch.softmax(logits[idx], -1)
             loss = -(soft * torch.log_softmax(out, -1)).sum(-1).mean()
@@ -372,14 +381,19 @@ def export(model: Any, path: Path) -> None:
     for name, value in arrays.items():
         if value.dtype == np.float32 and name != "word_scale":
             arrays[name] = np.ascontiguousarray(value, dtype=np.float16)
-    arrays["meta"] = np.array([layers, HEADS])
+    arrays["meta"] = np.array([layers, model.enc.config.num_attention_heads])
     arrays["classes"] = np.array(CLASSES)
     np.savez_compressed(path, **arrays)
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
 
 
 def report(
-    work: Path, linear: Path, rows: list[dict[str, str]], fold: list[int], layers: int = LAYERS
+    work: Path,
+    linear: Path,
+    rows: list[dict[str, str]],
+    fold: list[int],
+    layers: int = LAYERS,
+    width: int = WIDTH,
 ) -> None:
     """AP and recall at precision 0.90 out of fold: the linear model, the student, and the
     two averaged as the app averages them (``reader.py``), on the folds scored so far."""
@@ -390,7 +404,7 @@ def report(
     _, linear_probs = json.loads(linear.read_text())
     mine: dict[int, list[dict[str, float]]] = {}
     for k in range(5):
-        path = fold_file(work, k, layers)
+        path = fold_file(work, k, layers, width)
         if path.exists():
             mine[k] = json.loads(path.read_text())["probs"]
     danger_l, danger_s, truth = [], [], []
@@ -422,6 +436,7 @@ def main() -> None:
     parser.add_argument("--augment", type=int, default=4, help="noisy copies of each sentence")
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--layers", type=int, default=LAYERS, help="the student's depth")
+    parser.add_argument("--width", type=int, default=WIDTH, help="the student's width")
     parser.add_argument("--out", type=Path, default=OUT, help="ship: where the weights go")
     parser.add_argument(
         "--linear", type=Path, help="cv: the linear model's scores (safety_cv --save), to compare"
@@ -447,16 +462,16 @@ def main() -> None:
         for k in chosen:
             texts, logits, hard = transfer(args.work, k, args.augment)
             print(f"fold {k}: {len(texts):,} texts", flush=True)
-            model = distil(texts, logits, hard, args.epochs, args.layers)
+            model = distil(texts, logits, hard, args.epochs, args.layers, args.width)
             test = [r["text"] for r, f in zip(rows, fold, strict=True) if f == k]
             probs = probabilities(model, test)
-            fold_file(args.work, k, args.layers).write_text(
+            fold_file(args.work, k, args.layers, args.width).write_text(
                 json.dumps(
                     {"texts": test, "probs": [dict(zip(CLASSES, p, strict=True)) for p in probs]}
                 )
             )
         if args.linear:
-            report(args.work, args.linear, rows, fold, args.layers)
+            report(args.work, args.linear, rows, fold, args.layers, args.width)
     else:
         import torch
 
@@ -469,7 +484,7 @@ def main() -> None:
             hard += h
         print(f"{len(texts):,} texts from {len(chosen)} transfer sets", flush=True)
         epochs = max(1, args.epochs * 2 // len(chosen))
-        model = distil(texts, torch.cat(parts), hard, epochs, args.layers)
+        model = distil(texts, torch.cat(parts), hard, epochs, args.layers, args.width)
         export(model, args.out)
 
 
