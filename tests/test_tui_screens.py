@@ -1505,3 +1505,21 @@ def test_an_enter_after_sober_no_does_not_log_a_slip(created) -> None:
     with reopen(paths) as vault:
         assert profile.load(vault).get("recovery_start_date") is None
         assert checkins.get(vault, NOW.date()).values["sober"] is False
+
+
+def test_a_paste_after_a_key_that_moves_the_focus_goes_where_it_moved(created) -> None:
+    """Ctrl+F and a paste read together, in the journal's editor: the pasted words are the
+    search, and the entry is untouched."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        app.screen.query_one("#editor").focus()
+        await settle(pilot)
+        burst(app, *keys_of("my day"), "ctrl+f")
+        app.post_message(events.Paste("river walk"))
+        burst(app, "s")
+        await settle(pilot)
+        return app.screen.query_one("#search").value, app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == ("river walks", "my day")

@@ -138,9 +138,9 @@ class CompanionApp(QuickStartApp):
             ),
         ):
             self.last_activity = clock.now()
+        if isinstance(event, (events.Key, events.Paste)) and gate(self).hold(event):
+            return  # a field's key is being acted on: what was typed after it waits
         if isinstance(event, events.Key):
-            if gate(self).hold(event):  # a field's key is being acted on: these come after
-                return
             self.stranded.read(event)
         await super().on_event(event)
 

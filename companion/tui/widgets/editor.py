@@ -20,7 +20,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.widgets import TextArea
 
-from companion.tui.widgets.field import Holding, run_own_binding
+from companion.tui.widgets.field import Holding, Typed, run_own_binding, typed_text
 
 
 class Editor(TextArea, Holding):
@@ -40,14 +40,14 @@ class Editor(TextArea, Holding):
         if takes or not self.pass_up(event):
             await super()._on_key(event)
 
-    def type_in(self, keys: list[events.Key]) -> None:
-        text = "".join(
-            "\n" if key.key == "enter" else key.character or ""
-            for key in keys
-            if key.is_printable or key.key == "enter"
-        )
+    def type_in(self, held: list[Typed]) -> None:
+        text = typed_text(held, enter="\n")
         if text:
             self.insert(text)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        if not self.hold(event):
+            await super()._on_paste(event)
 
     def _watch_show_vertical_scrollbar(self) -> None:
         # The cursor may be past the end for a moment; the undo puts it back (see above).

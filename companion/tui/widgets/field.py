@@ -33,6 +33,9 @@ from textual.app import App
 from textual.widget import Widget
 from textual.widgets import Input
 
+Typed = events.Key | events.Paste
+"""What the gate holds: keys, and a paste among them (it goes where the keys around it go)."""
+
 TRIES = 3
 """Rounds to wait for a new screen's focus before the held keys go on (``Gate.open``)."""
 
@@ -42,16 +45,16 @@ class Gate:
 
     def __init__(self, app: App[Any]) -> None:
         self.app = app
-        self.waiting: list[events.Key] | None = None
+        self.waiting: list[Typed] | None = None
         """Keys read from the terminal while closed; ``None`` while open."""
         self.holders: list[Holding] = []
         """The widgets holding keys until the gate opens."""
 
-    def hold(self, event: events.Key) -> bool:
+    def hold(self, event: Typed) -> bool:
         """True if ``event``, just read by the app, waits for the gate to open."""
         if self.waiting is None or event.is_forwarded:
             return False
-        self.waiting.append(events.Key(event.key, event.character))
+        self.waiting.append(fresh(event))
         return True
 
     def close(self, holder: Holding) -> None:
@@ -69,7 +72,7 @@ class Gate:
                 holder.type_in(holder.held)
                 holder.held = []
 
-    async def open(self, held: list[events.Key], tries: int = TRIES) -> None:
+    async def open(self, held: list[Typed], tries: int = TRIES) -> None:
         """The field's held keys, then the app's, read again in the order typed, each by the
         focus of the moment (a dialog just pushed gets a round or two to take the focus)."""
         app = self.app
@@ -79,6 +82,26 @@ class Gate:
         keys, self.waiting, self.holders = [*held, *(self.waiting or [])], None, []
         for key in keys:
             await app.on_event(key)  # may close the gate again: the rest wait in it
+
+
+def fresh(event: Typed) -> Typed:
+    """A copy to read again as if just read (an event is handled once)."""
+    if isinstance(event, events.Paste):
+        return events.Paste(event.text)
+    return events.Key(event.key, event.character)
+
+
+def typed_text(held: list[Typed], enter: str = "") -> str:
+    """The text of ``held``: printable keys and pastes (and Enter as ``enter``)."""
+    parts: list[str] = []
+    for event in held:
+        if isinstance(event, events.Paste):
+            parts.append(event.text)
+        elif event.key == "enter":
+            parts.append(enter)
+        elif event.is_printable:
+            parts.append(event.character or "")
+    return "".join(parts)
 
 
 GATES: WeakKeyDictionary[App[Any], Gate] = WeakKeyDictionary()
@@ -95,19 +118,19 @@ def gate(app: App[Any]) -> Gate:
 class Holding(Widget):
     """A text widget that holds the keys it is given while a key it passed up is acted on."""
 
-    held: list[events.Key] | None = None
-    """Keys that reached the widget after a key it passed up, or after Enter (``Field``),
-    before the screen answered it."""
+    held: list[Typed] | None = None
+    """Keys (and a paste) that reached the widget after a key it passed up, or after Enter
+    (``Field``), before the screen answered it."""
 
-    def type_in(self, keys: list[events.Key]) -> None:
-        """The characters of ``keys``, typed here (``Gate.keep_in_place``)."""
+    def type_in(self, held: list[Typed]) -> None:
+        """The text of ``held``, typed here (``Gate.keep_in_place``)."""
 
-    def hold(self, event: events.Key) -> bool:
+    def hold(self, event: Typed) -> bool:
         if self.held is None:
             return False
         event.stop()
         event.prevent_default()
-        self.held.append(events.Key(event.key, event.character))
+        self.held.append(fresh(event))
         return True
 
     def pass_up(self, event: events.Key) -> bool:
@@ -162,8 +185,8 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
 class Field(Input, Holding):
     """The Input of our screens."""
 
-    def type_in(self, keys: list[events.Key]) -> None:
-        text = "".join(key.character or "" for key in keys if key.is_printable)
+    def type_in(self, held: list[Typed]) -> None:
+        text = typed_text(held)
         if text:
             self.insert_text_at_cursor(text)
 
@@ -176,6 +199,8 @@ class Field(Input, Holding):
     def _on_paste(self, event: events.Paste) -> None:
         """Every line of a paste, joined by spaces: Input keeps only the first, and the rest of
         a few lines pasted into the chat was lost without a word."""
+        if self.hold(event):
+            return
         event.stop()
         event.prevent_default()  # not Input's own as well
         lines = event.text.splitlines()
