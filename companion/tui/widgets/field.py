@@ -6,7 +6,7 @@ the key has bubbled up to the app, after the keys behind it were handled. Keys r
 (fast typing over ssh, a password manager's auto-type) then land out of order: "abc",
 Backspace, "d" left "abc"; Ctrl+U then a passphrase erased the passphrase. Upstream:
 Textualize/textual#6605. Our fields run their own bindings where they meet the key, in turn
-with the characters; keys they do not bind still bubble to the screen and the app.
+with the characters.
 
 A key a field does not take itself (Ctrl+F in the journal's editor) is the same race again:
 the screen's binding for it ran only once the key had bubbled up to the app, after the letters
