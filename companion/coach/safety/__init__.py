@@ -142,16 +142,24 @@ def new_sentences(before: str, after: str) -> str:
     return "\n".join(s for s in sentences(after) if s not in known)
 
 
+WARM_UP = "gave my guitar to jake today. then tea."
+"""Read once by ``warm``: the linear model is unsure of it, so the reader reads it too."""
+
+
 def warm() -> None:
-    """Load the weights and compile every pattern of the lexicon ahead of the first text: the
-    app does it in its warm-up thread, so its first message pays for neither; a command reads
-    one text and compiles only the patterns that text could match."""
+    """Load the weights, compile every pattern of the lexicon and read one text ahead of the
+    first real one: the app does it in its warm-up thread, so its first message pays for none
+    of it (a first reading took twice as long as the next, numpy's and the patterns' first
+    calls among it); a command reads one text and compiles only the patterns that text could
+    match."""
     from companion.coach.safety import lexicon
 
     model.weights()
     lexicon.patterns()
     if reader.available():  # numpy and the reader: the first unsure text pays for neither
         reader.reader()
+        reader.probabilities([WARM_UP])
+    assess(WARM_UP)
 
 
 def detect(text: str) -> bool:

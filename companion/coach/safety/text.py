@@ -182,13 +182,15 @@ PHRASES = [
 NEGATORS = {"not", "no", "never", "nothing", "nobody", "without", "neither", "nor"}
 TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;,:]")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+VOWEL_RUN = re.compile(r"([aeiouy])\1{2,}")
+CONSONANT_RUN = re.compile(r"([^aeiouy\W\d])\1{2,}")
 
 
 def normalise(text: str) -> str:
     """Lower case, one kind of apostrophe, long letter runs squeezed ("diiiie" -> "die")."""
     text = text.lower().replace("’", "'").replace("‘", "'").replace("`", "'")
-    text = re.sub(r"([aeiouy])\1{2,}", r"\1", text)
-    text = re.sub(r"([^aeiouy\W\d])\1{2,}", r"\1\1", text)
+    text = VOWEL_RUN.sub(r"\1", text)
+    text = CONSONANT_RUN.sub(r"\1\1", text)
     for pattern, replacement in PHRASES:
         text = pattern.sub(replacement, text)
     return text
