@@ -54,6 +54,18 @@ def test_a_window_is_read_the_same_alone_and_beside_a_longer_one() -> None:
         assert batched[name] == pytest.approx(value, abs=1e-4)
 
 
+def test_the_warm_up_text_is_read_by_both_models() -> None:
+    """The app's warm-up reads it so that the first real text does not pay numpy's first
+    calls: that only works while the linear model is unsure of it (weights trained again may
+    change that; then pick another)."""
+    from companion.coach.safety import model
+    from companion.coach.safety.text import normalise, sentences
+
+    danger = 1.0 - model.window_probabilities(sentences(normalise(safety.WARM_UP)))["none"]
+    assert reader.worth_reading(danger, several=False)
+    assert safety.assess(safety.WARM_UP) is None  # and warming up raises no alarm
+
+
 def test_a_very_long_window_is_cut_to_what_the_reader_was_trained_on() -> None:
     assert len(reader.token_ids("word " * 500)) == reader.MAX_TOKENS
 

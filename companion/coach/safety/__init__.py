@@ -142,8 +142,9 @@ def new_sentences(before: str, after: str) -> str:
     return "\n".join(s for s in sentences(after) if s not in known)
 
 
-WARM_UP = "gave my guitar to jake today. then tea."
-"""Read once by ``warm``: the linear model is unsure of it, so the reader reads it too."""
+WARM_UP = "i went to the store and bought bread. then i walked home."
+"""Read once by ``warm``: harmless, but the linear model is unsure of it, so the reader reads it
+too."""
 
 
 def warm() -> None:
@@ -158,7 +159,6 @@ def warm() -> None:
     lexicon.patterns()
     if reader.available():  # numpy and the reader: the first unsure text pays for neither
         reader.reader()
-        reader.probabilities([WARM_UP])
     assess(WARM_UP)
 
 
