@@ -140,6 +140,34 @@ def test_backfill_and_invalid_values(created) -> None:
         assert checkins.get(vault, date(2026, 6, 9)).values == {"mood": 4}
 
 
+def test_enter_on_a_filled_check_in_saves_and_moves_on(created) -> None:
+    """Changing one value of a saved check-in: Enter saves it and the next digit goes to the
+    next field, never after the saved one ("6", Enter, "3" made the mood 63)."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(
+            vault,
+            NOW.date(),
+            mood=5,
+            cravings=6,
+            sleep_hours=7,
+            sober=True,
+            note="walked past the liquor store",
+        )
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f4")
+        await pilot.press("6", "enter", "3", "enter")
+        await settle(pilot)
+        assert "63" not in screen_text(app)
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        values = checkins.get(vault, NOW.date()).values
+    assert values["mood"] == 6 and values["cravings"] == 3 and values["sleep_hours"] == 7
+
+
 def test_not_sober_offers_a_slip_and_keeps_history(created) -> None:
     paths, _ = created
     frozen()

@@ -219,10 +219,10 @@ class CheckInScreen(DataScreen):
     @on(Input.Submitted)
     def next_or_save(self, event: Input.Submitted) -> None:
         """Enter goes on to the next empty field, as in a dialog, and saves when none is left
-        after it, then goes on to an empty note: what is typed next is the note. A value out
-        of range keeps it there, saying why. (Enter saved at once: "6", Enter, "3" saved a
-        mood alone, and a note typed after Enter was lost in a field that takes digits or
-        y / n only.)"""
+        after it, then goes on to an empty note (what is typed next is the note) or else to
+        the next field. A value out of range keeps it there, saying why. (Enter saved at
+        once: "6", Enter, "3" saved a mood alone, and a note typed after Enter was lost in a
+        field that takes digits or y / n only.)"""
         order = [name for name, *_ in FIELDS]
         name = event.input.id or ""
         if name not in order:  # the urge's fields
@@ -233,11 +233,17 @@ class CheckInScreen(DataScreen):
         except InvalidInput as err:
             self.query_one(f"#{name}-error", Static).update(str(err))
             return
-        empty = next((n for n in order[order.index(name) + 1 :] if not self.field_text(n)), "")
+        later = order[order.index(name) + 1 :]
+        empty = next((n for n in later if not self.field_text(n)), "")
         if empty:
             self.query_one(f"#{empty}").focus()
-        elif self.action_save() and not self.field_text(NOTE).strip():
-            self.query_one(f"#{NOTE}").focus()
+        elif self.action_save():
+            # On a filled form, Enter saves and goes on to the next field with its value
+            # selected, so the next digit replaces it: it never lands after the saved one
+            # ("6", Enter, "3" made the mood 63).
+            after = NOTE if not self.field_text(NOTE).strip() or not later else later[0]
+            self.query_one(f"#{after}").focus()
+            self.call_after_refresh(self._select_focused)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> bool:

@@ -36,8 +36,8 @@ Each screen's keys are in its footer; a few more are in the palette:
 
 Check-in
   Digits set mood and cravings; Enter goes to the next empty field, and
-  saves when none is left (a note may follow: Ctrl+S saves it). Tab
-  moves too. In the note, Enter starts a new line.
+  saves when none is left, then moves on (a note may follow: Ctrl+S
+  saves it). Tab moves too. In the note, Enter starts a new line.
   Page Up and Page Down pick another day, to back-fill one you missed.
 
 Privacy
