@@ -106,6 +106,24 @@ def test_kisses_sleep_and_placeholders_raise_no_alarm(text: str) -> None:
     assert safety.assess(text) is None
 
 
+def test_a_word_alone_rarely_raises_the_alarm() -> None:
+    """A check-in note or a reply of one word ("stable", "hopeful"): of the whole English words
+    in the reader's vocabulary (a list nobody wrote for this), a third raised the crisis screen
+    when the linear model alone judged a word or two."""
+    vocab = reader.reader().vocab
+    words = [w for w in vocab if w.isascii() and w.isalpha() and len(w) >= 3][::5]
+    alarms = [w for w in words if safety.assess(w)]
+    assert len(words) > 4000
+    assert len(alarms) / len(words) < 0.01, alarms[:20]
+
+
+@pytest.mark.parametrize(
+    "text", ["kms", "bought a rope", "cant breathe", "took the whole bottle", "i want to cut"]
+)
+def test_a_few_words_of_danger_still_raise_the_alarm(text: str) -> None:
+    assert safety.assess(text) is not None
+
+
 ORDINARY_DAY = [
     "slept ok, mood 5.",
     "went to the 7pm meeting and had coffee with dave after.",

@@ -22,6 +22,10 @@ FLOOR_PRECISION = 0.90
 FLOOR_CATEGORY_RECALL = 0.85
 CEILING_EVERYDAY_ALARMS = 0.04
 """The share of everyday lines (everyday_apart.jsonl) that raise the crisis screen today."""
+SHORT_SHA256 = "52b42a8cc0d10fed7339b3ac313e9f5cbc612c08a68c3bcfed71bee8d4a63ee6"
+FLOOR_SHORT_RECALL = 0.90
+CEILING_SHORT_ALARMS = 0.10
+"""What holds today on the lines of one to six words kept apart (short_apart.jsonl)."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
@@ -45,6 +49,23 @@ def test_everyday_writing_rarely_raises_the_crisis_screen() -> None:
     for text, found in alarms:
         print(f"  {found.category:<20} {text[:60]}")
     assert len(alarms) / len(rows) <= CEILING_EVERYDAY_ALARMS
+
+
+def test_a_few_words_are_read_as_they_are_meant() -> None:
+    """Replies and notes of one to six words (short_apart.jsonl, never trained or tuned on):
+    "cut again" is danger, "stable" and "heaven" are not."""
+    digest = hashlib.sha256((DATA / "short_apart.jsonl").read_bytes()).hexdigest()
+    assert digest == SHORT_SHA256
+    rows = [json.loads(line) for line in (DATA / "short_apart.jsonl").read_text().splitlines()]
+    found = [(row, safety.assess(row["text"])) for row in rows]
+    dangers = [row for row, _ in found if row["category"] != "none"]
+    caught = sum(hit is not None for row, hit in found if row["category"] != "none")
+    alarms = [row["text"] for row, hit in found if row["category"] == "none" and hit]
+    harmless = len(rows) - len(dangers)
+    print(f"\nshort lines kept apart: {caught} of {len(dangers)} dangers caught, {len(alarms)}")
+    print(f"  alarms in {harmless} harmless lines: {', '.join(alarms)}")
+    assert caught / len(dangers) >= FLOOR_SHORT_RECALL
+    assert len(alarms) / harmless <= CEILING_SHORT_ALARMS
 
 
 def test_recall_and_precision_on_the_held_back_half() -> None:

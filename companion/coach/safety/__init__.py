@@ -9,6 +9,7 @@ it was built, what shaped it and how well it does.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from companion.coach.safety import model, reader
@@ -95,6 +96,17 @@ def _windows(text: str) -> tuple[list[list[str]], bool]:
     return [parts[i : i + WINDOW] for i in starts], len(parts) > LONG
 
 
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def _few_plain_words(window: list[str]) -> bool:
+    """Whether a window is a few words, none of them a word of danger in the lexicon (a
+    concept: a method, dying, too much taken...): "stable", "hope so", not "bought a rope"."""
+    if any(m.startswith("k:") for s in window for m in model.sentence_parts(s)[1]):
+        return False
+    return sum(len(WORD.findall(s)) for s in window) <= reader.FEW_WORDS
+
+
 def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
     """Each window's category or "none". The reader of word order joins the linear model on
     the windows the linear model is unsure of; a pasted text (past ``LONG`` sentences) is read
@@ -108,6 +120,9 @@ def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
     probs = [model.window_probabilities(window) for window in windows]
     danger = [1.0 - p[model.NONE] for p in probs]
     unsure = [i for i, d in enumerate(danger) if reader.worth_reading(d, several)]
+    agree = len(windows) == 1 and danger[0] >= reader.FLOOR and _few_plain_words(windows[0])
+    if agree:
+        unsure = [0]
     # The time a text takes stays bounded: the windows nearest the line are read again, and
     # every other window is decided as the linear model decides it alone, at its own line.
     chosen = sorted(unsure, key=lambda i: abs(danger[i] - cut))[: reader.AT_MOST]
@@ -116,7 +131,9 @@ def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
     alone = LONG_TEXT_THRESHOLD if several else None
     verdicts = []
     for i, p in enumerate(probs):
-        if i in read:
+        if agree and 1.0 - read[i][model.NONE] < reader.AGREE:
+            verdicts.append(model.NONE)
+        elif i in read:
             verdicts.append(model.verdict({c: (v + read[i][c]) / 2 for c, v in p.items()}, cut))
         else:
             verdicts.append(model.verdict(p, alone))

@@ -48,6 +48,13 @@ LONG_BAND = (0.1, 0.6)
 again. Out of fold, reading those below it changed as many verdicts wrongly as rightly, and
 those above it turned as many true dangers into misses as it removed false alarms
 (docs/safety.md, "Which windows the reader reads")."""
+FEW_WORDS = 6
+"""A text of this many words or fewer, with no word of danger the lexicon knows, alarms only
+if the reader agrees (``AGREE``), however sure the linear model is: for a word or two, the
+linear model's mean of word pieces is those words' meaning alone, not a sentence's, and it
+read a third of single English words ("stable", "hopeful", "heaven") as danger."""
+AGREE = 0.1
+"""The reader's own danger such a text needs, beside the usual averaged line."""
 AT_MOST = 4
 """Windows of one text read again, those nearest the line first: a 400-word entry stays near
 its 10 ms (docs/safety.md, "A small reader of word order")."""
