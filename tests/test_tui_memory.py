@@ -276,6 +276,9 @@ def test_with_the_coach_offline_the_panel_says_why_nothing_is_learned(created) -
     assert "never run yet" not in facts
     assert "Extraction: waits, the coach is offline: set up a provider in Settings (F10)." in facts
     assert "something new to learn from, once the coach is set up (Settings, F10)." in daily
+    # Offline only what is said plainly in chat is kept: "I learn as you go" promised more.
+    assert "I learn as you go" not in facts
+    assert 'say it plainly in chat ("my sponsor is Dana")' in facts
 
 
 def test_a_fact_half_edited_when_the_vault_locks_comes_back(created) -> None:

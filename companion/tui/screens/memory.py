@@ -174,12 +174,13 @@ class MemoryScreen(DataScreen):
                     )
                 )
         if not live and not waiting and not gone:
+            learning = (
+                "or chat and journal: I learn as you go."
+                if online
+                else 'or say it plainly in chat ("my sponsor is Dana").'
+            )
             facts.add_option(
-                Option(
-                    "Nothing yet. Press a to tell me something, or chat and journal: I learn as "
-                    "you go.",
-                    disabled=True,
-                )
+                Option(f"Nothing yet. Press a to tell me something, {learning}", disabled=True)
             )
         self.highlight(facts, was, before)
         newest = summaries.newest_daily_memory(vault)
