@@ -161,11 +161,14 @@ def test_enter_on_a_filled_check_in_saves_and_moves_on(created) -> None:
         await pilot.press("6", "enter", "3", "enter")
         await settle(pilot)
         assert "63" not in screen_text(app)
+        burst(app, "8", "enter", "y", "enter")  # sleep, then sober, typed at once
+        await settle(pilot)
 
     drive(paths, scenario)
     with reopen(paths) as vault:
         values = checkins.get(vault, NOW.date()).values
-    assert values["mood"] == 6 and values["cravings"] == 3 and values["sleep_hours"] == 7
+    assert values["mood"] == 6 and values["cravings"] == 3
+    assert values["sleep_hours"] == 8 and values["sober"] is True
 
 
 def test_not_sober_offers_a_slip_and_keeps_history(created) -> None:
