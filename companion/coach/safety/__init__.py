@@ -9,7 +9,6 @@ it was built, what shaped it and how well it does.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from companion.coach.safety import model, reader
@@ -96,15 +95,12 @@ def _windows(text: str) -> tuple[list[list[str]], bool]:
     return [parts[i : i + WINDOW] for i in starts], len(parts) > LONG
 
 
-WORD = re.compile(r"[a-z0-9]+")
-
-
 def _few_plain_words(window: list[str]) -> bool:
     """Whether a window is a few words, none of them a word of danger in the lexicon (a
     concept: a method, dying, too much taken...): "stable", "hope so", not "bought a rope"."""
     if any(m.startswith("k:") for s in window for m in model.sentence_parts(s)[1]):
         return False
-    return sum(len(WORD.findall(s)) for s in window) <= reader.FEW_WORDS
+    return sum(len(model.RUN.findall(s)) for s in window) <= reader.FEW_WORDS
 
 
 def _verdicts(windows: list[list[str]], pasted: bool) -> list[str]:
