@@ -1519,7 +1519,8 @@ def test_keys_typed_just_before_a_lock_stay_in_the_draft_not_the_passphrase(crea
 
 def test_an_enter_after_sober_no_does_not_log_a_slip(created) -> None:
     """Enter on "Sober: n" saves and asks about a slip; the Enter typed next (meant for the
-    note) answers "Not now", not "Log the slip"."""
+    note) answers "Not now", not "Log the slip". Saving the day's note afterwards does not
+    ask again: the answer was given."""
     paths, _ = created
     frozen()
 
@@ -1530,12 +1531,15 @@ def test_an_enter_after_sober_no_does_not_log_a_slip(created) -> None:
         asked = isinstance(app.screen, ConfirmScreen)
         await pilot.press("enter")
         await settle(pilot)
-        return asked
+        await pilot.press(*keys_of("rough night"), "ctrl+s")
+        await settle(pilot)
+        return asked, isinstance(app.screen, ConfirmScreen)
 
-    assert drive(paths, scenario)
+    assert drive(paths, scenario) == (True, False)
     with reopen(paths) as vault:
         assert profile.load(vault).get("recovery_start_date") is None
         assert checkins.get(vault, NOW.date()).values["sober"] is False
+        assert checkins.get(vault, NOW.date()).values["note"] == "rough night"
 
 
 def test_a_paste_after_a_key_that_moves_the_focus_goes_where_it_moved(created) -> None:

@@ -18,7 +18,8 @@ class SavedCheckIn:
     danger: safety.Danger | None
     """What the note's new words sound like, if danger: show that help now."""
     offer_slip: bool
-    """Not sober on a day after the recovery start: offer to log a slip."""
+    """Not sober on a day after the recovery start, and this save said so first: offer to log
+    a slip (once: saving the day's note after "Not now" does not ask again)."""
     days_kept: int | None
     """The sober days a slip would close (they stay in the history)."""
     earlier_note: str = ""
@@ -44,7 +45,8 @@ def save(
     before = str(earlier.values.get("note", "")) if earlier is not None else ""
     danger = safety.assess(safety.new_sentences(before, str(saved.values.get("note", ""))))
     offer, days = False, None
-    if saved.values.get("sober") is False:
+    already = earlier is not None and earlier.values.get("sober") is False
+    if saved.values.get("sober") is False and not already:
         prof = profile.load(vault)
         start = prof.get("recovery_start_date")
         offer = not (start and date.fromisoformat(start) >= day)
