@@ -42,7 +42,12 @@ def test_first_run_creates_a_vault_and_shows_the_recovery_key_once(paths) -> Non
         key = app.screen.key
         assert key in screen_text(app) and "nobody" in screen_text(app)
         assert app.screen.query_one("#yes").disabled  # must confirm it was written down
+        box = next(line for line in screen_text(app).splitlines() if "written it down" in line)
+        assert "X" not in box  # an empty box, not an X in another colour
         await pilot.click("#written")
+        await settle(pilot)
+        box = next(line for line in screen_text(app).splitlines() if "written it down" in line)
+        assert "X" in box
         await pilot.click("#yes")
         await settle(pilot)
         assert isinstance(app.screen, TodayScreen)

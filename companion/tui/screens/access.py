@@ -20,6 +20,7 @@ from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog, InputDialog
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.field import Field
+from companion.tui.widgets.tick import Tick
 
 
 class PassphraseScreen(InputDialog[bool]):
@@ -93,7 +94,7 @@ class RecoveryKeyScreen(Dialog[bool]):
                 "in: nobody, including us, can recover a lost passphrase."
             )
             yield Static(self.key, id="recovery-key")
-            yield Checkbox("I have written it down", id="written")
+            yield Tick("I have written it down", id="written")
             with Horizontal(classes="buttons"):
                 yield Button("Continue", id="yes", variant="primary", disabled=True)
 

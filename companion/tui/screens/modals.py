@@ -20,6 +20,7 @@ from companion.tui.text import literal
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.field import Field
+from companion.tui.widgets.tick import Tick
 
 Answer = TypeVar("Answer")
 
@@ -94,7 +95,7 @@ class TypedConfirmScreen(Dialog[list[bool]]):
             yield Static(self.title_text, classes="title")
             yield Static(self.body)
             for i, option in enumerate(self.options):
-                yield Checkbox(option, id=f"option-{i}")
+                yield Tick(option, id=f"option-{i}")
             yield Field(placeholder=f"Type {self.word} to confirm", id="word")
             yield Static("", classes="error")
             with Horizontal(classes="buttons"):
