@@ -41,7 +41,10 @@ def test_first_run_creates_a_vault_and_shows_the_recovery_key_once(paths) -> Non
         assert isinstance(app.screen, RecoveryKeyScreen)
         key = app.screen.key
         assert key in screen_text(app) and "nobody" in screen_text(app)
-        assert app.screen.query_one("#yes").disabled  # must confirm it was written down
+        await pilot.click("#yes")  # must confirm it was written down first
+        await settle(pilot)
+        assert isinstance(app.screen, RecoveryKeyScreen)
+        assert 'Tick "I have written it down" first' in screen_text(app)
         box = next(line for line in screen_text(app).splitlines() if "written it down" in line)
         assert "X" not in box  # an empty box, not an X in another colour
         await pilot.click("#written")
@@ -148,6 +151,25 @@ def test_sos_works_on_the_unlock_screen(created) -> None:
         assert isinstance(app.screen, UnlockScreen)
 
     drive(paths, scenario)
+
+
+def test_space_tab_enter_typed_at_once_leaves_the_recovery_key(paths) -> None:
+    """Space ticks "I have written it down", Tab reaches Continue, Enter leaves. Typed in one
+    burst, the Tab was acted on before Continue was enabled, went back to the box, and the
+    Enter unticked it."""
+
+    async def scenario(app, pilot):
+        screen = app.screen
+        screen.query_one("#passphrase").value = PASSPHRASE
+        screen.query_one("#repeat").value = PASSPHRASE
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RecoveryKeyScreen)
+        burst(app, "space", "tab", "enter")
+        await settle(pilot)
+        return isinstance(app.screen, TodayScreen)
+
+    assert drive(paths, scenario)
 
 
 def test_the_lock_screen_after_creating_a_vault_is_the_unlock_form(paths) -> None:

@@ -14,7 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Checkbox, Input, Static
+from textual.widgets import Input, Static
 
 from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog, InputDialog
@@ -95,15 +95,26 @@ class RecoveryKeyScreen(Dialog[bool]):
             )
             yield Static(self.key, id="recovery-key")
             yield Tick("I have written it down", id="written")
+            yield Static("", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Continue", id="yes", variant="primary", disabled=True)
+                # Never disabled: Tab is acted on as soon as it is read, so "Space, Tab,
+                # Enter" typed at once skipped a Continue not yet enabled and the Enter
+                # unticked the box. Pressed too early, it says what is missing.
+                yield Button("Continue", id="yes", variant="primary")
 
-    @on(Checkbox.Changed)
-    def toggle(self, event: Checkbox.Changed) -> None:
-        self.query_one("#yes", Button).disabled = not event.value
+    @on(Tick.Changed)
+    def ticked(self) -> None:
+        self.query_one(".error", Static).update("")
 
     @on(Button.Pressed, "#yes")
     def done(self) -> None:
+        written = self.query_one("#written", Tick)
+        if not written.value:
+            self.query_one(".error", Static).update(
+                'Tick "I have written it down" first: this key is shown only now.'
+            )
+            written.focus()
+            return
         self.dismiss(True)
 
 
