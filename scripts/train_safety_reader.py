@@ -55,9 +55,6 @@ ONLY_TRAINED_ON = [
     "round7_young",
     "round7_older",
     "round7_world",
-    "round8_young",
-    "round8_older",
-    "round8_world",
 ]
 CLASSES = [
     "active_ideation",
