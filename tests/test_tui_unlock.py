@@ -153,17 +153,21 @@ def test_sos_works_on_the_unlock_screen(created) -> None:
     drive(paths, scenario)
 
 
+async def to_recovery_key(app, pilot) -> None:
+    """A new vault's passphrase, typed twice: the recovery key is shown next."""
+    app.screen.query_one("#passphrase").value = PASSPHRASE
+    app.screen.query_one("#repeat").value = PASSPHRASE
+    await pilot.press("enter")
+    await settle(pilot)
+
+
 def test_space_tab_enter_typed_at_once_leaves_the_recovery_key(paths) -> None:
     """Space ticks "I have written it down", Tab reaches Continue, Enter leaves. Typed in one
     burst, the Tab was acted on before Continue was enabled, went back to the box, and the
     Enter unticked it."""
 
     async def scenario(app, pilot):
-        screen = app.screen
-        screen.query_one("#passphrase").value = PASSPHRASE
-        screen.query_one("#repeat").value = PASSPHRASE
-        await pilot.press("enter")
-        await settle(pilot)
+        await to_recovery_key(app, pilot)
         assert isinstance(app.screen, RecoveryKeyScreen)
         burst(app, "space", "tab", "enter")
         await settle(pilot)
@@ -174,11 +178,7 @@ def test_space_tab_enter_typed_at_once_leaves_the_recovery_key(paths) -> None:
 
 def test_the_lock_screen_after_creating_a_vault_is_the_unlock_form(paths) -> None:
     async def scenario(app, pilot):
-        screen = app.screen
-        screen.query_one("#passphrase").value = PASSPHRASE
-        screen.query_one("#repeat").value = PASSPHRASE
-        await pilot.press("enter")
-        await settle(pilot)
+        await to_recovery_key(app, pilot)
         await pilot.click("#written")
         await pilot.click("#yes")
         await settle(pilot)
