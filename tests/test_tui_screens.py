@@ -1529,6 +1529,8 @@ def test_an_enter_after_sober_no_does_not_log_a_slip(created) -> None:
         await pilot.press("6", "enter", "3", "enter", "7", "enter", "n", "enter")
         await settle(pilot)
         asked = isinstance(app.screen, ConfirmScreen)
+        # No recovery start date: nothing was being counted, so not "counting again".
+        assert "start counting your days from that day" in app.screen.question
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press(*keys_of("rough night"), "ctrl+s")

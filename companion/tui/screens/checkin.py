@@ -274,10 +274,12 @@ class CheckInScreen(DataScreen):
         return True
 
     def offer_slip(self, days: int | None) -> None:
+        # Without a recovery start date nothing was being counted: not "again".
+        count = "again" if days is not None else "your days"
         kept = f" Your {days} days stay in your history." if days else ""
         question = (
             f"Would you like to log a slip on {self.day:%Y-%m-%d} and start counting "
-            f"again from that day?{kept} A slip is part of many recoveries; what "
+            f"{count} from that day?{kept} A slip is part of many recoveries; what "
             "matters is what you do next."
         )
         day = self.day
