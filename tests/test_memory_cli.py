@@ -202,3 +202,18 @@ def test_changes_waiting_for_the_user_are_listed_accepted_and_rejected(
     assert current["recovery_start_date"] == "2026-03-03"
     assert current["recovery_history"][0]["start"] == "2026-01-10"  # the old run is kept
     assert current["recovery_focus"] == "alcohol"
+
+
+def test_days_sober_on_the_first_day_and_the_day_before_a_milestone(vault) -> None:
+    """A slip logged today: "0 days sober", the first milestone tomorrow (not "in 1 day");
+    six days in, a week tomorrow."""
+    from companion.activity import profile
+    from companion.memory import sobriety
+
+    today = clock.today()
+    profile.log_slip(vault, today)
+    first = sobriety.current(vault, today).for_you()
+    assert first == "0 days sober\nnext milestone: 1 day, tomorrow"
+    profile.update(vault, {"recovery_start_date": (today - timedelta(days=6)).isoformat()})
+    sixth = sobriety.current(vault, today).for_you()
+    assert sixth == "6 days sober\nnext milestone: 7 days, tomorrow"

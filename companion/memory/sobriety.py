@@ -57,10 +57,9 @@ class Sobriety:
         )
         mark = progress.next_milestone(days)
         left = mark - days
-        return (
-            f"{head}\nnext milestone: {progress.milestone_label(mark)} in {left} "
-            f"day{'s' if left != 1 else ''}"
-        )
+        # "1 day in 1 day" on the first day read like a stutter.
+        when = ", tomorrow" if left == 1 else f" in {left} days"
+        return f"{head}\nnext milestone: {progress.milestone_label(mark)}{when}"
 
 
 _CACHE: weakref.WeakKeyDictionary[Vault, tuple[tuple[object, ...], date | None]] = (
