@@ -9,7 +9,6 @@ never ticked the box. Our fields run their own bindings the same way (``field``)
 from __future__ import annotations
 
 from textual import events
-from textual.content import Content
 from textual.widgets import Checkbox
 
 from companion.tui.widgets.field import run_own_binding
@@ -17,9 +16,8 @@ from companion.tui.widgets.field import run_own_binding
 
 class Tick(Checkbox):
     @property
-    def _button(self) -> Content:
-        self.BUTTON_INNER = "X" if self.value else " "
-        return super()._button
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # Textual's class attribute
+        return "X" if self.value else " "
 
     async def _on_key(self, event: events.Key) -> None:
         await run_own_binding(self, event)
