@@ -971,6 +971,34 @@ def test_charts_show_a_few_check_ins_as_points_with_dates_and_gaps(created) -> N
         assert "10 Jun" in text, key
 
 
+def test_a_value_on_the_chart_sits_beside_its_own_label(created) -> None:
+    """A mood of 5 on Today's 1-10 chart: the row it sits on is labelled with what that row
+    stands for, never "6" (with 5 rows, the middle row is 5.5)."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=5, cravings=6)
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await settle(pilot)
+        charts = ("mood", "cravings")
+        return {key: str(app.screen.query_one(f"#{key}-chart").render()) for key in charts}
+
+    drawn = drive(paths, scenario)
+    for key, value in (("mood", 5), ("cravings", 6)):
+        rows = [line for line in drawn[key].splitlines() if "┤" in line or "│" in line[:6]]
+        plot = [line for line in rows if "└" not in line]
+        labels = {i: float(line.split("┤")[0]) for i, line in enumerate(plot) if "┤" in line}
+        top, bottom = labels[0], labels[len(plot) - 1]
+        step = (top - bottom) / (len(plot) - 1)
+        stands_for = {i: top - i * step for i in range(len(plot))}
+        (at,) = [i for i, line in enumerate(plot) if "●" in line]
+        assert abs(stands_for[at] - value) <= step / 2, (key, at)  # the nearest row
+        for i, label in labels.items():
+            assert abs(label - stands_for[i]) < 0.05, (key, labels)
+
+
 def test_typing_on_a_filled_checkin_replaces_the_value(created) -> None:
     """Back on today's saved check-in, typing 8 in the focused mood gives 8, not 68."""
     paths, _ = created

@@ -33,6 +33,19 @@ def tick_days(span: int, width: int) -> list[int]:
     return sorted({round(i * step) for i in range(count)})
 
 
+FRAME_ROWS = 3
+"""Rows of a chart that are not plot: the top border, the date axis and its labels."""
+
+
+def value_ticks(low: float, high: float, rows: int) -> list[float]:
+    """Where the value labels go: both ends, and the middle only when a row stands for it.
+    A point sits on the row nearest its value, so with 5 rows for a 1-10 mood a label "6"
+    on the middle row (which stands for 5.5) put a mood of 5 beside a 6."""
+    if rows >= 3 and rows % 2 == 1:
+        return [low, (low + high) / 2, high]
+    return [low, high]
+
+
 def label(day: date) -> str:
     return f"{day.day} {day:%b}"
 
@@ -77,8 +90,6 @@ class TrendChart(PlotextPlot):
         plt.scatter(list(by_day), list(by_day.values()), marker="●", color="cyan")
         plt.xlim(-0.5, span - 0.5)
         plt.ylim(self.low, self.high)
-        middle = round((self.low + self.high) / 2)
-        plt.yticks([self.low, middle, self.high], [f"{v:g}" for v in (self.low, middle, self.high)])
         self.refresh()
 
     def render(self) -> RenderResult:
@@ -87,4 +98,6 @@ class TrendChart(PlotextPlot):
         ticks = tick_days(span, self.size.width)
         labels = [label(self.start + timedelta(days=d)) for d in ticks]
         self.plt.xticks([float(d) for d in ticks], labels)
+        marks = value_ticks(self.low, self.high, self.size.height - FRAME_ROWS)
+        self.plt.yticks(marks, [f"{v:g}" for v in marks])
         return super().render()
