@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.coach.safety import model, reader
+from companion.coach.safety.denial import without_denials
 from companion.coach.safety.text import normalise, sentences
 
 __all__ = [
@@ -84,7 +85,9 @@ megabyte pasted in must not hold the screen for seconds)."""
 def _windows(text: str) -> tuple[list[list[str]], bool]:
     """Windows of normalised sentences (``model.window_probabilities`` reads them as such),
     and whether the text is long enough to be read only near words that lean to danger."""
-    parts = sentences(normalise(text))
+    # A danger denied in so many words ("im not suicidal, just tired") is not read (denial.py).
+    kept = (without_denials(part) for part in sentences(normalise(text)))
+    parts = [part for part in kept if model.RUN.search(part)]
     if len(parts) <= WINDOW + 1:
         return ([parts] if parts else []), False
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
