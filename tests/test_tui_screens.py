@@ -352,6 +352,27 @@ def test_words_typed_into_an_entry_opened_with_e_go_after_it(created) -> None:
         ]
 
 
+def test_chat_offline_after_words_of_danger_still_says_the_coach_is_offline(created) -> None:
+    """The crisis screen comes first; once it is closed, the chat says the coach will not
+    answer (it said nothing: someone in crisis waited for a reply that would never come)."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f6")
+        app.screen.query_one("#message").value = "everyone would be better off without me"
+        await pilot.press("enter")
+        await settle(pilot)
+        crisis = type(app.screen).__name__
+        await pilot.press("escape")
+        await settle(pilot)
+        return crisis, screen_text(app)
+
+    crisis, text = drive(paths, scenario)
+    assert crisis == "SosScreen"
+    assert "everyone would be better off without me" in text
+    assert "coach is offline" in text
+
+
 def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
     paths, _ = created
 

@@ -74,6 +74,10 @@ def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
     return Markdown(visible(content) + note, classes="message assistant")
 
 
+def note_widget(text: str) -> Widget:
+    return Static(literal(text), classes="message notice")
+
+
 class ChatScreen(DataScreen):
     MODE = "chat"
     ALWAYS_REFRESH = False
@@ -109,6 +113,10 @@ class ChatScreen(DataScreen):
         super().__init__()
         self.session_id: int | None = None
         self.off_record_next = False
+        self.notes: dict[int, list[tuple[int, str]]] = {}
+        """Per chat, what the app said between its messages (the coach offline, a reply
+        that failed), after how many messages: stored nowhere, but drawn again with the
+        messages when the screen comes back (after the crisis screen, say)."""
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="chat"):
@@ -166,11 +174,19 @@ class ChatScreen(DataScreen):
         title.update(
             literal(f"{session.title or 'Chat'} · {session.started_at:%Y-%m-%d %H:%M} · {state}")
         )
-        box.mount_all(
-            message_widget(m.role, m.content, m.incomplete)
-            for m in chat.messages(self.vault, self.session_id)
-        )
+        notes = self.notes.get(self.session_id, [])
+        shown: list[Widget] = [note_widget(text) for after, text in notes if after == 0]
+        for count, m in enumerate(chat.messages(self.vault, self.session_id), start=1):
+            shown.append(message_widget(m.role, m.content, m.incomplete))
+            shown.extend(note_widget(text) for after, text in notes if after == count)
+        box.mount_all(shown)
         box.scroll_end(animate=False)
+
+    async def say(self, session_id: int, text: str) -> None:
+        """A note from the app in the conversation, kept to be drawn again with it."""
+        after = len(chat.messages(self.vault, session_id))
+        self.notes.setdefault(session_id, []).append((after, text))
+        await self.query_one("#conversation", VerticalScroll).mount(note_widget(text))
 
     # -- sending ------------------------------------------------------------------------
 
@@ -249,17 +265,14 @@ class ChatScreen(DataScreen):
             )
         if outcome.offline:
             await reply.remove()
-            await box.mount(Static(OFFLINE, classes="message notice"))
+            await self.say(session_id, OFFLINE)
         elif outcome.error is not None:
             if outcome.reply:
                 await reply.append("\n\n*(reply incomplete: the connection stopped)*")
             else:
                 await reply.remove()
-            await box.mount(
-                Static(
-                    f"{outcome.error} Press Ctrl+Y to retry; your message is kept.",
-                    classes="message notice",
-                )
+            await self.say(
+                session_id, f"{outcome.error} Press Ctrl+Y to retry; your message is kept."
             )
         box.scroll_end(animate=False)
 
