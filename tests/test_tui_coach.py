@@ -130,3 +130,35 @@ def test_at_80_columns_the_list_of_chats_steps_aside(created) -> None:
     assert not listed.search(hidden) and "^b Chats" in hidden
     assert listed.search(shown)
     assert "The landlord called about the heating." in opened and focused == "message"
+
+
+def test_the_reply_to_words_of_danger_shows_after_the_crisis_screen_closes(
+    created, fake_llm
+) -> None:
+    """The crisis screen comes up at once, over a reply still on its way; closed before the
+    reply ends, the reply still appears in the conversation, and in full."""
+    import asyncio
+
+    from tests.fake_llm import gated
+
+    paths, _ = created
+    fake_llm.push(gated(text("I'm really glad you told me. Are you safe right now?")))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f6")
+        app.screen.query_one("#message").value = "everyone would be better off without me"
+        await pilot.press("enter")
+        assert await asyncio.to_thread(fake_llm.received.wait, 30)
+        await pilot.pause()
+        crisis = isinstance(app.screen, SosScreen)
+        await pilot.press("escape")
+        await pilot.pause()  # not settle: the reply is held until the gate opens
+        fake_llm.gate.set()
+        await settle(pilot)
+        return crisis, screen_text(app)
+
+    crisis, shown = drive(paths, scenario)
+    assert crisis
+    assert "everyone would be better off without me" in shown
+    assert "Are you safe right now?" in shown
+    assert shown.count("I'm really glad you told me.") == 1

@@ -113,6 +113,9 @@ class ChatScreen(DataScreen):
         super().__init__()
         self.session_id: int | None = None
         self.off_record_next = False
+        self.stale = False
+        """Whether the vault changed while a reply was streaming (the crisis screen came and
+        went over it, say): the conversation is drawn again when the reply has ended."""
         self.notes: dict[int, list[tuple[int, str]]] = {}
         """Per chat, what the app said between its messages (the coach offline, a reply
         that failed), after how many messages: stored nowhere, but drawn again with the
@@ -150,7 +153,10 @@ class ChatScreen(DataScreen):
             )
         if not sessions:
             options.add_option(Option("No chats yet.", disabled=True))
-        self.show_conversation()
+        if self.workers_busy():  # a reply on its way: drawn again from the vault once saved
+            self.stale = True
+        else:
+            self.show_conversation()
 
     def action_toggle_sessions(self) -> None:
         """Ctrl+B: the list of chats in or out of the way; shown, it takes the focus."""
@@ -274,7 +280,11 @@ class ChatScreen(DataScreen):
             await self.say(
                 session_id, f"{outcome.error} Press Ctrl+Y to retry; your message is kept."
             )
-        box.scroll_end(animate=False)
+        if self.stale:
+            self.stale = False
+            self.show_conversation()
+        else:
+            box.scroll_end(animate=False)
 
     # -- session actions ----------------------------------------------------------------
 
