@@ -162,3 +162,44 @@ def test_the_reply_to_words_of_danger_shows_after_the_crisis_screen_closes(
     assert "everyone would be better off without me" in shown
     assert "Are you safe right now?" in shown
     assert shown.count("I'm really glad you told me.") == 1
+
+
+def test_another_chat_waits_until_the_reply_has_ended(created, fake_llm) -> None:
+    """Opening another chat while the coach answers would cut the reply off: it is refused
+    with a word, and the reply arrives whole."""
+    import asyncio
+
+    from companion.vault import Vault
+    from tests.fake_llm import gated
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        # off the record: nothing to memorize on unlock, so the one call is the reply
+        older = chat.start(vault, "Heating", off_record=True).id
+        chat.add_message(vault, older, "user", "The landlord called about the heating.")
+        chat.end(vault, older)
+    fake_llm.push(gated(text("Glad the meeting helped.")))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f6")
+        await pilot.press("ctrl+n")
+        app.screen.query_one("#message").value = "the meeting helped tonight"
+        await pilot.press("enter")
+        assert await asyncio.to_thread(fake_llm.received.wait, 30)
+        answering = app.screen.session_id
+        app.screen.query_one("#sessions").focus()
+        await pilot.pause()
+        rows = app.screen.query_one("#sessions")
+        rows.highlighted = [o.id for o in rows.options].index(str(older))
+        await pilot.press("enter")
+        await pilot.pause()
+        still = app.screen.session_id
+        said = [n.message for n in app._notifications]
+        fake_llm.gate.set()
+        await settle(pilot)
+        return answering, still, said, screen_text(app)
+
+    answering, still, said, shown = drive(paths, scenario, size=(120, 30))
+    assert still == answering
+    assert any("still answering" in message for message in said)
+    assert "Glad the meeting helped." in shown

@@ -6,7 +6,6 @@ off-the-record session is kept in history but never memorized or recalled.
 
 from __future__ import annotations
 
-import asyncio
 from typing import ClassVar
 
 from textual import on, work
@@ -15,15 +14,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Markdown, OptionList, Static
-from textual.widgets.markdown import MarkdownStream
 from textual.widgets.option_list import Option
 
 from companion.activity import chat, drafts
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
-from companion.tui.text import literal, one_line, visible
+from companion.tui.text import literal, one_line
 from companion.tui.widgets.field import Field
+from companion.tui.widgets.messages import Streamer, message_widget, note_widget, thinking
 from companion.tui.widgets.picklist import PickList
 from companion.usecases import chats
 from companion.vault import settings
@@ -33,49 +32,6 @@ OFFLINE = (
     "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session, "
     "and what you said is still remembered."
 )
-
-
-class Streamer:
-    """Feeds streamed text to a Markdown widget; the stream starts with the first piece
-    (stopping a Markdown stream that never ran would cancel the worker around it). Until
-    then a "thinking" line says the coach is on it; it goes with the first word."""
-
-    def __init__(self, widget: Markdown, waiting: Widget | None = None) -> None:
-        self.widget = widget
-        self.waiting = waiting
-        self.stream: MarkdownStream | None = None
-
-    async def _done_waiting(self) -> None:
-        if self.waiting is not None:
-            waiting, self.waiting = self.waiting, None
-            await waiting.remove()
-
-    async def write(self, piece: str) -> None:
-        await self._done_waiting()
-        if self.stream is None:
-            self.stream = Markdown.get_stream(self.widget)
-        await self.stream.write(visible(piece))
-
-    async def stop(self) -> None:
-        await self._done_waiting()
-        if self.stream is not None:
-            await asyncio.sleep(0)  # let the stream's task start, so stopping it is clean
-            await self.stream.stop()
-
-
-def thinking() -> Widget:
-    return Static("The coach is thinking…", classes="message notice thinking")
-
-
-def message_widget(role: str, content: str, incomplete: bool = False) -> Widget:
-    if role == "user":
-        return Static(literal(content), classes="message user")
-    note = "\n\n*(reply incomplete: the connection stopped)*" if incomplete else ""
-    return Markdown(visible(content) + note, classes="message assistant")
-
-
-def note_widget(text: str) -> Widget:
-    return Static(literal(text), classes="message notice")
 
 
 class ChatScreen(DataScreen):
@@ -155,6 +111,7 @@ class ChatScreen(DataScreen):
             options.add_option(Option("No chats yet.", disabled=True))
         if self.workers_busy():  # a reply on its way: drawn again from the vault once saved
             self.stale = True
+            self.show_title()  # "off the record" says so at once
         else:
             self.show_conversation()
 
@@ -167,9 +124,7 @@ class ChatScreen(DataScreen):
         else:
             self.query_one("#sessions").focus()
 
-    def show_conversation(self) -> None:
-        box = self.query_one("#conversation", VerticalScroll)
-        box.remove_children()
+    def show_title(self) -> None:
         title = self.query_one("#session-title", Static)
         if self.session_id is None:
             state = "off the record" if self.off_record_next else "remembered"
@@ -180,6 +135,13 @@ class ChatScreen(DataScreen):
         title.update(
             literal(f"{session.title or 'Chat'} · {session.started_at:%Y-%m-%d %H:%M} · {state}")
         )
+
+    def show_conversation(self) -> None:
+        self.show_title()
+        box = self.query_one("#conversation", VerticalScroll)
+        box.remove_children()
+        if self.session_id is None:
+            return
         notes = self.notes.get(self.session_id, [])
         shown: list[Widget] = [note_widget(text) for after, text in notes if after == 0]
         for count, m in enumerate(chat.messages(self.vault, self.session_id), start=1):
@@ -192,7 +154,8 @@ class ChatScreen(DataScreen):
         """A note from the app in the conversation, kept to be drawn again with it."""
         after = len(chat.messages(self.vault, session_id))
         self.notes.setdefault(session_id, []).append((after, text))
-        await self.query_one("#conversation", VerticalScroll).mount(note_widget(text))
+        if session_id == self.session_id:  # not over another chat opened meanwhile
+            await self.query_one("#conversation", VerticalScroll).mount(note_widget(text))
 
     # -- sending ------------------------------------------------------------------------
 
@@ -339,6 +302,12 @@ class ChatScreen(DataScreen):
         if event.option.id is None:
             return
         chosen = int(event.option.id)
+        if chosen != self.session_id and self.workers_busy():
+            self.notify(
+                "The coach is still answering; open another chat when it has finished.",
+                severity="warning",
+            )
+            return
         if chosen != self.session_id:
             self.close_session()
             self.session_id = chosen
