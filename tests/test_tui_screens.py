@@ -373,6 +373,23 @@ def test_chat_offline_after_words_of_danger_still_says_the_coach_is_offline(crea
     assert "coach is offline" in text
 
 
+def test_what_the_chat_remembered_is_said_to_you(created) -> None:
+    """The note that a fact was remembered speaks as the memory panel does ("Your sponsor"),
+    not about the person ("Their sponsor")."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f6")
+        app.screen.query_one("#message").value = "my sponsor is Dana"
+        await pilot.press("enter")
+        await settle(pilot)
+        return [n.message for n in app._notifications if n.message.startswith("Remembered")]
+
+    said = drive(paths, scenario)
+    assert said and all("Their" not in message for message in said), said
+    assert any("Your sponsor is Dana" in message for message in said), said
+
+
 def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
     paths, _ = created
 

@@ -20,7 +20,7 @@ from companion.activity import chat, drafts
 from companion.coach import safety
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen, PromptScreen
-from companion.tui.text import literal, one_line
+from companion.tui.text import literal, one_line, to_you
 from companion.tui.widgets.field import Field
 from companion.tui.widgets.messages import Streamer, message_widget, note_widget, thinking
 from companion.tui.widgets.picklist import PickList
@@ -225,7 +225,8 @@ class ChatScreen(DataScreen):
         finally:
             await streamer.stop()
         for fact in outcome.captured:
-            self.notify(f"Remembered: {fact}", title="What I know about you", markup=False)
+            # said as the panel says it: "Your sponsor is Dana", not "Their"
+            self.notify(f"Remembered: {to_you(fact)}", title="What I know about you", markup=False)
         for change in outcome.to_confirm:
             self.notify(
                 f"To confirm in What I know about you (F7): {change}",
