@@ -47,8 +47,7 @@ _DENIED = (
 )
 _HEDGE = (
     r"(?:promise|sure|know|knew|swear|saying|say|think|hope|hoping|try|trying|might|maybe|"
-    r"if|unless|whether|guess|suppose|pretend|pretending|lie|lying|told|tell|said|"
-    r"anymore but|wish)"
+    r"if|unless|whether|guess|suppose|pretend|pretending|lie|lying|told|tell|said|wish)"
 )
 _ENDS = (
     r"(?=(?:\s+(?:at all|or anything|or whatever|lol|honestly|really|promise|"
