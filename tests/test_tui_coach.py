@@ -203,3 +203,29 @@ def test_another_chat_waits_until_the_reply_has_ended(created, fake_llm) -> None
     assert still == answering
     assert any("still answering" in message for message in said)
     assert "Glad the meeting helped." in shown
+
+
+def test_a_greeting_that_failed_still_says_so_after_help(created, fake_llm) -> None:
+    """With greetings on, a new chat whose greeting fails says so, and the word stays when
+    the person looks at Help and comes back (a redraw erased it)."""
+    from companion.vault import Vault, settings
+
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        settings.put(vault, "greet_new_chats", True)
+    fake_llm.push(status(529), status(529), status(529), status(529))
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f6")
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        first = screen_text(app)
+        await pilot.press("f1")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        return first, screen_text(app)
+
+    first, after_help = drive(paths, scenario)
+    assert "could not say hello" in first
+    assert "could not say hello" in after_help

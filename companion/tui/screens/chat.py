@@ -244,11 +244,7 @@ class ChatScreen(DataScreen):
             await self.say(
                 session_id, f"{outcome.error} Press Ctrl+Y to retry; your message is kept."
             )
-        if self.stale:
-            self.stale = False
-            self.show_conversation()
-        else:
-            box.scroll_end(animate=False)
+        self.replied(box)
 
     # -- session actions ----------------------------------------------------------------
 
@@ -279,9 +275,17 @@ class ChatScreen(DataScreen):
             await streamer.stop()
         if outcome.error is not None and not outcome.reply:
             await reply.remove()
-            await box.mount(
-                Static(f"The coach could not say hello: {outcome.error}", classes="message notice")
-            )
+            await self.say(session_id, f"The coach could not say hello: {outcome.error}")
+        self.replied(box)
+
+    def replied(self, box: VerticalScroll) -> None:
+        """A reply has ended: the conversation drawn again if the vault changed meanwhile
+        (``stale``), else shown to its end."""
+        if self.stale:
+            self.stale = False
+            self.show_conversation()
+        else:
+            box.scroll_end(animate=False)
 
     def close_session(self) -> None:
         if self.session_id is not None:
