@@ -124,6 +124,11 @@ def messages(vault: Vault, session_id: int) -> list[Message]:
     return [_message(vault, row) for row in rows]
 
 
+def message_count(session_id: int) -> int:
+    """How many messages a session holds, without decrypting them."""
+    return int(ChatMessage.select().where(ChatMessage.session == session_id).count())
+
+
 def last_activity(session: Session) -> datetime:
     """When the session last moved (its newest message, else its start), from plaintext
     timestamps: deciding whether it went idle needs no decryption."""

@@ -152,7 +152,7 @@ class ChatScreen(DataScreen):
 
     async def say(self, session_id: int, text: str) -> None:
         """A note from the app in the conversation, kept to be drawn again with it."""
-        after = len(chat.messages(self.vault, session_id))
+        after = chat.message_count(session_id)
         self.notes.setdefault(session_id, []).append((after, text))
         if session_id == self.session_id:  # not over another chat opened meanwhile
             await self.query_one("#conversation", VerticalScroll).mount(note_widget(text))
