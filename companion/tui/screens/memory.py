@@ -11,7 +11,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Markdown, OptionList, Static
-from textual.widgets.option_list import Option
 
 from companion.activity import drafts
 from companion.errors import CompanionError
@@ -19,9 +18,9 @@ from companion.memory import forgetting, fresh_start, pending, runs, store, summ
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.memory_text import (
     extraction_status,
+    fact_sections,
     history_lines,
     memory_markdown,
-    shown,
 )
 from companion.tui.screens.modals import (
     ConfirmScreen,
@@ -31,8 +30,8 @@ from companion.tui.screens.modals import (
     TypedConfirmScreen,
 )
 from companion.tui.text import literal, visible
+from companion.tui.widgets.facts import FactList, row_kind
 from companion.tui.widgets.pane import ReadingPane
-from companion.tui.widgets.picklist import PickList
 
 PICK = {
     "fact": ("Pick a fact first (↑/↓).", "No facts yet: press a to add one."),
@@ -41,12 +40,6 @@ PICK = {
 }
 """What to say when a key needs a row of a kind and none is highlighted: how to pick one, or
 that there is none."""
-
-
-def row_kind(ident: str) -> str:
-    """A row's kind from its option id: a fact, a change to confirm or a deleted fact."""
-    kind, colon, _ = ident.partition(":")
-    return kind if colon and kind in PICK else "fact"
 
 
 class MemoryScreen(DataScreen):
@@ -124,7 +117,7 @@ class MemoryScreen(DataScreen):
             with Vertical(id="facts-pane"):
                 yield Static("What I know about you", id="memory-title")
                 yield Static("", id="extraction")
-                yield PickList(id="facts")  # scrolls itself, so the highlight stays in sight
+                yield FactList(id="facts")  # scrolls itself, so the highlight stays in sight
             with ReadingPane(id="daily-pane"):
                 yield Markdown("", id="daily")
 
@@ -134,55 +127,21 @@ class MemoryScreen(DataScreen):
 
     def refresh_data(self, select: str | None = None) -> None:
         """Reload the panel; the row ``select`` (a fact just added or edited) is highlighted,
-        or the one that was, by what it is rather than where (see ``highlight``)."""
+        or the one that was (``FactList.show``)."""
         from companion.llm.gateway import provider_config  # not on the app's first paint
 
         vault = self.vault
         online = provider_config(vault, "extraction") is not None
         self.query_one("#extraction", Static).update(literal(extraction_status(vault, online)))
-        facts = self.query_one("#facts", OptionList)
-        before = [o.id for o in facts.options if o.id and not o.disabled]
-        was = select or self.current()
-        facts.clear_options()
-        waiting = pending.waiting(vault)
-        if waiting:
-            facts.add_option(Option("— To confirm (y accepts, n rejects) —", disabled=True))
-            for change in waiting:
-                facts.add_option(Option(literal(change.label), id=f"pending:{change.number}"))
-        live = store.live_facts(vault)
-        category = None
-        for fact in sorted(live, key=lambda f: (f.category, not f.pinned, f.id)):
-            if fact.category != category:
-                category = fact.category
-                facts.add_option(Option(literal(f"— {category.title()} —"), disabled=True))
-            pin = "(pinned) " if fact.pinned else ""
-            source = store.SOURCE_LABELS.get(fact.source, fact.source)
-            facts.add_option(
-                Option(
-                    literal(f"{pin}{shown(fact)}  ({source}, {fact.created_at:%Y-%m-%d})"),
-                    id=str(fact.id),
-                )
-            )
-        gone = forgetting.undoable(vault)
-        if gone:
-            facts.add_option(Option("— Deleted (u brings one back) —", disabled=True))
-            for item in gone:
-                facts.add_option(
-                    Option(
-                        literal(f"{item.text}  (until {item.undo_until:%Y-%m-%d})"),
-                        id=f"forgotten:{item.id}",
-                    )
-                )
-        if not live and not waiting and not gone:
-            learning = (
-                "or chat and journal: I learn as you go."
-                if online
-                else 'or say it plainly in chat ("my sponsor is Dana").'
-            )
-            facts.add_option(
-                Option(f"Nothing yet. Press a to tell me something, {learning}", disabled=True)
-            )
-        self.highlight(facts, was, before)
+        sections = fact_sections(
+            pending.waiting(vault), store.live_facts(vault), forgetting.undoable(vault)
+        )
+        learning = (
+            "or chat and journal: I learn as you go."
+            if online
+            else 'or say it plainly in chat ("my sponsor is Dana").'
+        )
+        self.facts.show(sections, f"Nothing yet. Press a to tell me something, {learning}", select)
         newest = summaries.newest_daily_memory(vault)
         self.query_one("#daily", Markdown).update(
             memory_markdown(newest[1], newest[0].date)
@@ -192,42 +151,21 @@ class MemoryScreen(DataScreen):
             + ("." if online else ", once the coach is set up (Settings, F10).")
         )
 
-    @staticmethod
-    def highlight(facts: OptionList, wanted: str | None, before: list[str]) -> None:
-        """Keep a row highlighted, so e, p and Delete always have a fact to act on: ``wanted``
-        if it is listed; if it went (deleted, accepted), its neighbour of the same kind, the
-        next one, else the one before; else the first row, as on entering the screen."""
-        rows = {o.id: i for i, o in enumerate(facts.options) if o.id and not o.disabled}
-        if not rows:
-            return
-        if wanted in rows:
-            facts.highlighted = rows[wanted]
-            return
-        if wanted in before:
-            at = before.index(wanted)
-            near = before[at + 1 :] + before[:at][::-1]
-            kind = row_kind(wanted)
-            for ident in [i for i in near if row_kind(i) == kind] + near:
-                if ident in rows:
-                    facts.highlighted = rows[ident]
-                    return
-        facts.highlighted = min(rows.values())
+    @property
+    def facts(self) -> FactList:
+        return self.query_one("#facts", FactList)
 
     def pick_first(self, kind: str) -> None:
         """A key needs a row of ``kind`` and none is highlighted: say how to pick one, and give
         the arrows to the list (they may have been scrolling the daily memory)."""
-        facts = self.query_one("#facts", OptionList)
-        listed = any(o.id and row_kind(o.id) == kind for o in facts.options if not o.disabled)
+        listed = self.facts.lists(kind)
         pick, none = PICK[kind]
         if listed:
-            facts.focus()
+            self.facts.focus()
         self.notify(pick if listed else none, markup=False)
 
     def current(self) -> str | None:
-        option = self.query_one("#facts", OptionList).highlighted_option
-        if option is None or option.disabled or option.id is None:
-            return None
-        return option.id
+        return self.facts.current()
 
     def current_fact(self) -> int | None:
         ident = self.current()

@@ -4,11 +4,13 @@ in tests as on screen."""
 
 from __future__ import annotations
 
+from itertools import groupby
 from typing import Any
 
 from companion import clock
-from companion.memory import runs, store
+from companion.memory import forgetting, pending, runs, store
 from companion.tui.text import to_you, visible
+from companion.tui.widgets.facts import Section
 from companion.vault import Vault
 
 OFFLINE = "the coach is offline: set up a provider in Settings (F10)"
@@ -73,3 +75,27 @@ def history_lines(versions: list[store.FactView]) -> list[str]:
         source = store.SOURCE_LABELS.get(view.source, view.source)
         lines.append(f"{view.created_at:%Y-%m-%d}{until}: {shown(view)} ({source})")
     return lines
+
+
+def fact_sections(
+    waiting: list[pending.PendingChange],
+    live: list[store.FactView],
+    gone: list[forgetting.Forgotten],
+) -> list[Section]:
+    """The panel's rows: changes to confirm, then facts by category (pinned first), then
+    deleted facts that can still come back."""
+    sections: list[Section] = [
+        ("To confirm (y accepts, n rejects)", [(f"pending:{c.number}", c.label) for c in waiting])
+    ]
+    ordered = sorted(live, key=lambda f: (f.category, not f.pinned, f.id))
+    for category, facts in groupby(ordered, key=lambda f: f.category):
+        sections.append((category.title(), [(str(fact.id), _fact_row(fact)) for fact in facts]))
+    deleted = [(f"forgotten:{g.id}", f"{g.text}  (until {g.undo_until:%Y-%m-%d})") for g in gone]
+    sections.append(("Deleted (u brings one back)", deleted))
+    return sections
+
+
+def _fact_row(fact: store.FactView) -> str:
+    pin = "(pinned) " if fact.pinned else ""
+    source = store.SOURCE_LABELS.get(fact.source, fact.source)
+    return f"{pin}{shown(fact)}  ({source}, {fact.created_at:%Y-%m-%d})"
