@@ -27,6 +27,9 @@ FLOOR_SHORT_RECALL = 0.90
 CEILING_SHORT_ALARMS = 0.10
 """What holds today on the lines of one to six words kept apart (short_apart.jsonl)."""
 INDIRECT_SHA256 = "7c34ebb32356705bd0273382c2c7fe65addc10848aa45eb8d9987779e79d375b"
+CONVERSATION_SHA256 = "eea8a8c66d569554baae68922bcc89212544852ae8ee018002527ba7aedb606a"
+FLOOR_CONVERSATION_RECALL = 0.92
+"""What holds today on conversation_apart.jsonl (0.927 when it was first scored)."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
@@ -103,6 +106,16 @@ def test_recall_and_precision_on_indirect_wording_kept_apart() -> None:
     assert digest in (DATA / "indirect_apart.sha256").read_text()
     recall, precision, _ = scored("indirect_apart.jsonl")
     assert recall >= FLOOR_RECALL and precision >= FLOOR_PRECISION
+
+
+def test_recall_and_precision_on_conversation_kept_apart() -> None:
+    """A third set: replies to the coach, check-in notes and journal lines by three more
+    writers apart, committed before anything was scored on it."""
+    digest = hashlib.sha256((DATA / "conversation_apart.jsonl").read_bytes()).hexdigest()
+    assert digest == CONVERSATION_SHA256
+    assert digest in (DATA / "conversation_apart.sha256").read_text()
+    recall, precision, _ = scored("conversation_apart.jsonl")
+    assert recall >= FLOOR_CONVERSATION_RECALL and precision >= FLOOR_PRECISION
 
 
 def test_an_overdose_taken_puts_the_emergency_number_and_poison_control_first() -> None:
