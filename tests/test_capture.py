@@ -36,6 +36,8 @@ DURABLE = [
     "My dog's Biscuit.",
     "My sister's name is Ana.",
     "I love it when you check in on me after meetings.",
+    "oh and my sponsor is Dana, she has 12 years",  # lead-ins, one after another
+    "ok so btw my dog is called Biscuit",
     "I'd rather you didn't call me an addict.",  # missed: no rule for "I'd rather"
     "Texts work better for me than calls.",  # missed
 ]
@@ -68,6 +70,8 @@ NOT_DURABLE = [
     "My sponsor's number is 555 0142.",
     "Never mind.",
     "Always the same story with him.",
+    "oh and my phone is dead lol",
+    "ok so what do i do about my sister",
 ]
 
 
@@ -105,6 +109,10 @@ def test_captured_wording() -> None:
     ] == [
         "Their therapist is Dr. Okafor",
         "Their kids are Leo and Mia",
+    ]
+    # What chat puts first, however many ("the memory panel says: say it plainly in chat")
+    assert [c.text for c in detect_preferences("oh and btw, my sponsor is Dana")] == [
+        "Their sponsor is Dana"
     ]
 
 

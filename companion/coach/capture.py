@@ -238,14 +238,19 @@ def sentences(text: str) -> list[str]:
     ]
 
 
+LEAD_IN = re.compile(
+    r"^(also|and|oh|ok|okay|so|btw|by the way|just so you know|fyi|for the record|anyway|"
+    r"anyways|well|hey|yeah|yes|lol|haha|um|umm|actually|oh yeah|oh and),?\s+",
+    re.IGNORECASE,
+)
+"""Words people put before what they tell, often two or three ("oh and btw my sponsor is
+Dana"): each is taken off in turn."""
+
+
 def _clean(sentence: str) -> str:
     s = sentence.strip().strip("\"'“”‘’").replace("’", "'")
-    s = re.sub(
-        r"^(also|and|oh|ok|okay|so|btw|by the way|just so you know),?\s+",
-        "",
-        s,
-        flags=re.IGNORECASE,
-    )
+    while (shorter := LEAD_IN.sub("", s, count=1)) != s:
+        s = shorter
     return s.rstrip(".! ")
 
 
