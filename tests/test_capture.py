@@ -38,7 +38,15 @@ DURABLE = [
     "I love it when you check in on me after meetings.",
     "oh and my sponsor is Dana, she has 12 years",  # lead-ins, one after another
     "ok so btw my dog is called Biscuit",
-    "I'd rather you didn't call me an addict.",  # missed: no rule for "I'd rather"
+    "dont ask me about my weight",  # no apostrophe, as typed
+    "pls never use the word addict with me",
+    "i go by Sam these days",
+    "my little brother is Mateo",
+    "my counsellor at the outpatient program is named Luis",
+    "honestly i hate phone calls",
+    "I'd rather you didn't call me an addict.",
+    "keep it short, i prefer bullet points",  # after a comma
+    "sober since 11/22/2023",
     "Texts work better for me than calls.",  # missed
 ]
 
@@ -72,6 +80,15 @@ NOT_DURABLE = [
     "Always the same story with him.",
     "oh and my phone is dead lol",
     "ok so what do i do about my sister",
+    "i go by bus most days",
+    "i hate myself tonight",
+    "i'd rather not be here anymore",  # no preference: the crisis detector hears it
+    "my ex is texting me again",
+    "my son is home sick today",
+    "dont get me started on my landlord",
+    "oh i just LOVE mondays",
+    "if he calls, i like to let it ring",
+    "sober since 2/9/24",  # February 9th or 2 September: not guessed
 ]
 
 

@@ -201,7 +201,10 @@ def test_recovery_day_reads_the_start_only() -> None:
     assert recovery_day("March 3rd and I'm proud of it", TODAY) == date(2026, 3, 3)
     assert recovery_day("the 3rd of March", TODAY) == date(2026, 3, 3)
     assert recovery_day("Mar. 3, 2025", TODAY) == date(2025, 3, 3)
-    assert recovery_day("3/3/2024", TODAY) is None  # day or month first: not guessed
+    assert recovery_day("2/9/24", TODAY) is None  # February 9th or 2 September: not guessed
+    assert recovery_day("11/22/2023", TODAY) == date(2023, 11, 22)  # only one can be the month
+    assert recovery_day("22.11.23", TODAY) == date(2023, 11, 22)
+    assert recovery_day("3/3/2024", TODAY) == date(2024, 3, 3)  # the same either way
     assert recovery_day("last week", TODAY) is None  # a span, not a day
 
 

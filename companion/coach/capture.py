@@ -12,7 +12,8 @@ unclear.
 
 Not captured: questions, other people's words, "I never thought...", passing states ("my
 coffee is cold") and behaviour patterns ("I always relapse on Fridays"), which are for
-extraction to notice.
+extraction to notice. The words listened for are in capture_rules.py; how well they do on chat
+written apart from them is in tests/data/capture/README.md.
 """
 
 from __future__ import annotations
@@ -22,88 +23,24 @@ from dataclasses import dataclass
 from datetime import date
 
 from companion import clock
+from companion.coach.capture_rules import COMPILED, DOING, SHOUTED_LIKING, SKIP, TRANSIENT
 from companion.coach.third_person import the_coach, third_person
 from companion.retrieval import dates
 
-DURABLE_NOUNS = (
-    "name|nickname|pronouns|sponsor|therapist|counsellor|counselor|doctor|psychiatrist|"
-    "wife|husband|partner|boyfriend|girlfriend|fiance|fiancee|sister|brother|mom|mum|mother|"
-    "dad|father|son|daughter|kids|children|dog|cat|home group|birthday|job|higher power|"
-    "best friend|fellowship|drug of choice|favourite [a-z]+|favorite [a-z]+"
-)
-PATTERN_VERBS = (
-    r"relapse|drink|use|using|crave|slip|fail|mess up|screw up|forget|get|feel|end up|"
-    r"want|think|thought|knew|realised|realized|expected|imagined"
-)
-IDIOMS = r"know|worry|care|get me wrong|think|mind|mention it|ask|judge me|be silly"
-NOT_AN_ASK = r"mind|again|ever|the|a|an|once|enough|been"  # "never mind", "always the same"
-NOT_A_NAME = r"crazy|old[- ]fashioned|back|later|when|whenever|if|after|before|tomorrow|tonight"
-
-RULES: list[tuple[str, str, str]] = [
-    # (pattern, category, template) - templates get the captured groups, in the third person
-    (
-        rf"^(?:please )?call me (?!(?:{NOT_A_NAME})\b)(?P<a>[a-z][\w' -]{{0,30}})$",
-        "identity",
-        "Wants to be called {a}",
-    ),
-    (
-        # "'s" is a verb ("my dog's Biscuit") unless a noun and a verb follow ("my sponsor's
-        # number is..."); "my sister's name is Ana" names the sister.
-        rf"^my (?P<a>(?:{DURABLE_NOUNS})(?:'s (?:{DURABLE_NOUNS}))?)"
-        r"(?: (?P<v>is|are)|'s(?! [\w-]+(?: [\w-]+)? (?:is|are|was)\b)) (?P<b>.+)$",
-        "relationships",
-        "Their {a} {v} {b}",
-    ),
-    (r"^(?:i )?(?:really |strongly )?prefer (?P<a>.+)$", "preferences", "Prefers {a}"),
-    (
-        r"^i (?:really )?(?:like|love|appreciate) it when (?P<coach>you(?:'re|'ve)? .+)$",
-        "preferences",
-        "Likes it when {coach}",
-    ),
-    (
-        r"^i (?:really )?(?:don't|do not) like it when (?P<coach>you(?:'re|'ve)? .+)$",
-        "preferences",
-        "Does not like it when {coach}",
-    ),
-    (r"^i (?:really )?(?:don't|do not) like (?P<a>.+)$", "preferences", "Does not like {a}"),
-    (
-        r"^i (?:really )?(?:like|love|enjoy) (?P<a>(?!it\b|this\b|that\b|you\b).+)$",
-        "preferences",
-        "Likes {a}",
-    ),
-    (r"^(?:please )?remind me to (?P<a>.+)$", "reminders", "Asked to be reminded to {a}"),
-    (r"^(?:i )?(?:always )?use (?P<a>.+?) for (?P<b>.+)$", "preferences", "Uses {a} for {b}"),
-    (
-        rf"^(?:please )?(?P<w>always|never) (?!(?:{PATTERN_VERBS}|{NOT_AN_ASK})\b)(?P<a>.+)$",
-        "preferences",
-        "Wants the coach to {w} {a}",
-    ),
-    (
-        rf"^(?:please )?(?:don't|do not) (?!(?:{IDIOMS})\b)(?P<a>.+)$",
-        "preferences",
-        "Wants the coach not to {a}",
-    ),
-]
-_RULES = [(re.compile(p, re.IGNORECASE), c, t) for p, c, t in RULES]
-SKIP = re.compile(
-    r"\b(said|says|told me|tells me|asked me|according to)\b|"
-    r"\bi (never|always) (thought|knew|realised|realized|expected|imagined)\b|"
-    r"\bi (always|never) (" + PATTERN_VERBS + r")\b|"
-    r"^(if|when|maybe|sometimes|what|why|how|do|does|did|can|could|would|should|is|are)\b",
-    re.IGNORECASE,
-)
-TRANSIENT = re.compile(
-    r"^(cold|hot|warm|late|early|dead|broken|empty|full|tired|sick|away|out|here|gone|"
-    r"busy|running late|on the way|annoying me|acting up|in the shower)\b",
-    re.IGNORECASE,
-)
-
-SOBER = r"(?:sobriety|sober|clean|recovery)"
+SOBER = r"(?:sobriety|sober|clean|recovery|dry)"
 SOBRIETY_DATE_RULES = [
     re.compile(p, re.IGNORECASE)
     for p in (
-        rf"^my (?:new |current |real |actual )?{SOBER}(?: start)? date(?:'s|\s+is|\s*:)\s+"
-        r"(?:(?:now|actually|officially)\s+)?(?:on\s+)?(?P<when>.+)$",
+        rf"^(?:my )?(?:new |current |real |actual )?{SOBER}(?: start)? date"
+        r"(?:'s|\s+is|\s+was|\s*:)?\s+(?:(?:now|actually|officially)\s+)?(?:on\s+)?(?P<when>.+)$",
+        # a birthday comes every year: only with the year said ("march 17 2022")
+        rf"^(?:my )?{SOBER} (?:birthday|anniversary)(?:'s|\s+is|\s+was|\s*:)\s+"
+        r"(?P<when>(?=[^.!?]*\b(?:19|20)\d\d\b).+)$",
+        r"^(?:(?:i'm|im|i am|i've been|ive been|i have been|been)\s+)?(?:sober|clean)\s+"
+        r"(?:(?:ever\s+)?since|as\s+of)\s+(?P<when>.+)$",
+        r"^(?:my\s+)?day\s+(?:one|1)\s+(?:was|is)\s+(?P<when>.+)$",
+        r"^i\s+(?:stopped|quit|gave\s+up)\s+(?:drinking|using|drugs|gambling|the\s+drink|"
+        r"booze|alcohol)\s+(?:on\s+)?(?P<when>.+)$",
         r"^i(?:'ve|\s+have)?\s+(?:got|gotten|became|been|stayed)\s+(?:sober|clean)\s+"
         r"(?:(?:on|(?:ever\s+)?since|as\s+of)\s+)?(?P<when>.+)$",
     )
@@ -119,6 +56,8 @@ _DAY = re.compile(
     rf"(?:the\s+)?(?P<d1>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{dates.MONTH_WORD})\b\.?"
     rf"|(?P<m2>{dates.MONTH_WORD})\b\.?\s+(?:the\s+)?(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?\b"
 )
+_NUMERIC = re.compile(r"(?P<a>\d{1,2})[/.](?P<b>\d{1,2})[/.](?P<y>\d{4}|\d{2})\b")
+"""11/22/2023 or 22.11.23: read only when which number is the month is plain."""
 _YEAR = re.compile(r",?\s+(?:of\s+)?(?P<y>\d{4})\b")
 _ISO = re.compile(r"(?P<y>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b")
 _AFTER_DATE = re.compile(r"\s*(?:[,;]|\s(?:and|so|but|which)\b)")
@@ -148,10 +87,18 @@ def noun_category(noun: str) -> str:
     noun = noun.lower()
     if re.match(r"home group|fellowship|higher power|drug", noun):
         return "recovery"
-    if re.match(r"name|nickname|pronouns|birthday|job", noun):
+    if re.match(
+        r"(?:\w+ )?(?:name|nickname|pronouns|birthday|job|hometown|home town|house|flat|"
+        r"apartment|school|college|uni|university|major|religion|faith|church|parish)$",
+        noun,
+    ):
         return "identity"
-    if noun.startswith(("favourite", "favorite")):
+    if re.match(r"trade|profession|career|line of work|roster", noun):
+        return "work"
+    if noun.startswith(("favourite", "favorite", "hobby", "hobbies", "team", "club")):
         return "preferences"
+    if re.match(r"car|truck|ute|van|bike|allotment|gym", noun):
+        return "other"
     return "relationships"
 
 
@@ -175,6 +122,20 @@ def _most_recent(month: int, day: int, year: int | None, today: date) -> date | 
     return None
 
 
+def _numeric_day(match: re.Match[str], today: date) -> date | None:
+    """Month and day written as numbers: 2/9/24 may be February 9th or 2 September, so only
+    a day past 12 (or the same number twice) says which is which."""
+    a, b, year = int(match["a"]), int(match["b"]), int(match["y"])
+    year += 2000 if year < 100 else 0
+    if a > 12 >= b:
+        month, day = b, a
+    elif b > 12 >= a or a == b:
+        month, day = a, b
+    else:
+        return None
+    return _most_recent(month, day, year, today)
+
+
 def recovery_day(text: str, today: date) -> date | None:
     """The day ``text`` opens with ("March 3rd", "3 March 2024", "2024-03-03", "yesterday"), if
     it is a real day and not after ``today``. A month and day with no year are the most recent
@@ -183,7 +144,9 @@ def recovery_day(text: str, today: date) -> date | None:
     proud") does not."""
     text = " ".join(text.lower().replace("’", "'").split())
     found: date | None
-    if iso := _ISO.match(text):
+    if numeric := _NUMERIC.match(text):
+        found, end = _numeric_day(numeric, today), numeric.end()
+    elif iso := _ISO.match(text):
         try:
             found = date(int(iso["y"]), int(iso["m"]), int(iso["d"]))
         except ValueError:
@@ -240,7 +203,9 @@ def sentences(text: str) -> list[str]:
 
 LEAD_IN = re.compile(
     r"^(also|and|oh|ok|okay|so|btw|by the way|just so you know|fyi|for the record|anyway|"
-    r"anyways|well|hey|yeah|yes|lol|haha|um|umm|actually|oh yeah|oh and),?\s+",
+    r"anyways|well|hey|yeah|yes|lol|haha|um|umm|actually|oh yeah|oh and|honestly|ngl|tbh|"
+    r"new rule|one more thing|quick thing|heads up|but|in general|going forward|from now on|"
+    r"in future|in the future|one thing),?:?\s+",
     re.IGNORECASE,
 )
 """Words people put before what they tell, often two or three ("oh and btw my sponsor is
@@ -255,19 +220,23 @@ def _clean(sentence: str) -> str:
 
 
 def _fact(sentence: str) -> Capture | None:
-    for pattern, category, template in _RULES:
+    for pattern, category, template in COMPILED:
         match = pattern.match(sentence)
         if not match:
             continue
         groups = match.groupdict()
-        if category == "relationships" and TRANSIENT.match(groups.get("b", "")):
+        if category == "relationships" and TRANSIENT.search(groups.get("b", "")):
             return None
         if category == "relationships":
+            groups["a"] = re.sub(r"\b(\w+?)s (name|nickname)\b", r"\1's \2", groups["a"])
             category = noun_category(groups["a"])
+            # "my ex is texting me again": what someone is doing now, not who they are
+            if category == "relationships" and DOING.match(groups["b"]):
+                return None
         told = {
             key: (value or "is").lower()  # "my dog's Biscuit": is
             if key in ("w", "v")
-            else third_person(the_coach(value) if key == "coach" else value)
+            else third_person(the_coach(value) if key == "coach" else value or "")
             for key, value in groups.items()
         }
         text = template.format(**told)
@@ -284,7 +253,7 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         if raw.rstrip().endswith("?") or raw.lstrip()[:1] in "\"“'‘":
             continue
         sentence = _clean(raw)
-        if not sentence or SKIP.search(sentence):
+        if not sentence or SKIP.search(sentence) or SHOUTED_LIKING.search(sentence):
             continue
         proposal = _sobriety_date(sentence, today)
         if proposal is not None:
@@ -292,10 +261,30 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         elif not TOUCHES_SOBRIETY_DATE.search(sentence) and not any(
             p.match(sentence) for p in SOBRIETY_DATE_RULES
         ):
-            fact = _fact(sentence)
+            fact = _fact(sentence) or _fact_in_a_later_clause(sentence)
             if fact is not None:
                 found.append(fact)
     return found
+
+
+SUBORDINATE = re.compile(
+    r"^(?:because|cause|cos|since|although|though|unless|while|until|before|after|once|as)\b",
+    re.IGNORECASE,
+)
+
+
+def _fact_in_a_later_clause(sentence: str) -> Capture | None:
+    """A fact said after a comma ("keep it plain, i prefer no jargon"), when the sentence
+    does not open with a condition or a reason that would bind it ("if he calls, ...")."""
+    if SUBORDINATE.match(sentence):
+        return None
+    for clause in re.split(r"\s*[,;]\s+|\s+-+\s+", sentence)[1:]:
+        clause = _clean(clause)
+        if clause and not SUBORDINATE.match(clause) and not SKIP.search(clause):
+            fact = _fact(clause)
+            if fact is not None:
+                return fact
+    return None
 
 
 def detect_preferences(message: str) -> list[Capture]:

@@ -1,0 +1,43 @@
+"""Offline capture measured on chat messages written for it by writers who never saw the
+rules (tests/data/capture/, BRIEF.md): two sets the rules were tuned on and a third scored
+only once, after the tuning. Each line is a message and whether it says something durable
+to keep ("my sponsor is Dana", "please never call me buddy", a clean date) or only seems to
+(a question, someone else's words, a passing state, an idiom, sarcasm)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from companion.coach.capture import detect
+
+DATA = Path(__file__).parent / "data" / "capture"
+APART_SHA256 = "ab9563ccedcb0ec3968e5c1ecacf70b53d04a0311ca4fca7f2b1243d58f7a1c5"
+
+
+def scored(name: str) -> tuple[float, float]:
+    rows = [json.loads(line) for line in (DATA / name).read_text().splitlines()]
+    kept = [bool(detect(row["text"])) for row in rows]
+    hits = sum(k for k, row in zip(kept, rows, strict=True) if row["capture"])
+    wrong = [row["text"] for k, row in zip(kept, rows, strict=True) if k and not row["capture"]]
+    recall = hits / sum(row["capture"] for row in rows)
+    precision = hits / max(1, hits + len(wrong))
+    print(f"\n{name}: recall {recall:.3f}, precision {precision:.3f} ({len(wrong)} wrong)")
+    for text in wrong:
+        print(f"  kept, but should not be: {text[:70]}")
+    return recall, precision
+
+
+def test_capture_on_the_sets_it_was_tuned_on() -> None:
+    for name in ("tune_a.jsonl", "tune_b.jsonl"):
+        recall, precision = scored(name)
+        assert recall >= 0.80 and precision >= 0.95, name
+
+
+def test_capture_on_a_set_it_was_not_tuned_on() -> None:
+    """A wrong "you said" fact is worse than a missed one: precision first."""
+    digest = hashlib.sha256((DATA / "apart_c.jsonl").read_bytes()).hexdigest()
+    assert digest == APART_SHA256
+    recall, precision = scored("apart_c.jsonl")
+    assert recall >= 0.65 and precision >= 0.95
