@@ -39,7 +39,7 @@ IDIOMS = (
     r"really|need|want|have|bother|blame|understand|fuss|"
     r"ask\b(?! (?:me )?(?:about|how|if|why|what|to)\b)|"
     r"get me started|hold your breath|knock it|count on|bet on|quote me|jinx|panic|freak out|"
-    r"worry|rush|tell anyone|laugh|hate me"
+    r"rush|tell anyone|laugh|hate me"
 )
 NOT_AN_ASK = (  # "never mind", "always the same", "always figured", "never say never"
     r"mind|again|ever|the|a|an|once|enough|been|something|someone|somebody|so|say never|"
@@ -190,7 +190,8 @@ TRANSIENT = re.compile(
     r"busy|running late|on the way|annoying me|acting up|in the shower|home|visiting|coming|"
     r"going|driving|sleeping|staying|asleep|awake|closed|cancell?ed|in the shop|in hospital|"
     r"in the hospital|at work|at school|mad|angry|upset|pissed|worried|stressed|off|over|"
-    r"back|due|down|up|at)\b|"
+    r"back|due|down|up|at|a mess|a tip|a disaster|filthy|dirty|freezing|boiling|quiet|loud|"
+    r"noisy)\b|"
     r"\b(today|tonight|tomorrow|yesterday|right now|rn|atm|at the moment|this (?:morning|"
     r"afternoon|evening|week|weekend))\b",
     re.IGNORECASE,
