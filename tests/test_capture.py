@@ -131,6 +131,15 @@ def test_captured_wording() -> None:
     assert [c.text for c in detect_preferences("oh and btw, my sponsor is Dana")] == [
         "Their sponsor is Dana"
     ]
+    # Two clauses, two facts; a clause that adds none stays with its fact
+    said = "pls dont ask me about my weight, and fyi i go by Sam these days"
+    assert [c.text for c in detect_preferences(said)] == [
+        "Wants the coach not to ask them about their weight",
+        "Wants to be called Sam",
+    ]
+    assert [c.text for c in detect_preferences("My daughter is Mia, she's seven.")] == [
+        "Their daughter is Mia, she's seven"
+    ]
 
 
 def test_a_sobriety_date_is_proposed_never_a_fact() -> None:

@@ -261,9 +261,7 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         elif not TOUCHES_SOBRIETY_DATE.search(sentence) and not any(
             p.match(sentence) for p in SOBRIETY_DATE_RULES
         ):
-            fact = _fact(sentence) or _fact_in_a_later_clause(sentence)
-            if fact is not None:
-                found.append(fact)
+            found += _facts(sentence)
     return found
 
 
@@ -273,18 +271,24 @@ SUBORDINATE = re.compile(
 )
 
 
-def _fact_in_a_later_clause(sentence: str) -> Capture | None:
-    """A fact said after a comma ("keep it plain, i prefer no jargon"), when the sentence
-    does not open with a condition or a reason that would bind it ("if he calls, ...")."""
-    if SUBORDINATE.match(sentence):
-        return None
-    for clause in re.split(r"\s*[,;]\s+|\s+-+\s+", sentence)[1:]:
-        clause = _clean(clause)
-        if clause and not SUBORDINATE.match(clause) and not SKIP.search(clause):
-            fact = _fact(clause)
-            if fact is not None:
-                return fact
-    return None
+def _facts(sentence: str) -> list[Capture]:
+    """The sentence's facts. One said after a comma counts too ("keep it plain, i prefer no
+    jargon"), unless the sentence opens with a condition or a reason that binds it ("if he
+    calls, ..."); two clauses that each say one are two facts ("dont ask about my weight,
+    and i go by Sam"), while a clause that adds no fact stays with the one before ("my
+    daughter is Mia, she's seven")."""
+    whole = _fact(sentence)
+    clauses = re.split(r"\s*[,;]\s+|\s+-+\s+", sentence)
+    later: list[Capture] = []
+    if not SUBORDINATE.match(sentence):
+        for clause in clauses[1:]:
+            clause = _clean(clause)
+            if clause and not SUBORDINATE.match(clause) and not SKIP.search(clause):
+                later += [fact] if (fact := _fact(clause)) is not None else []
+    if whole is None:
+        return later
+    first = _fact(_clean(clauses[0])) if later else None
+    return [first, *later] if first is not None else [whole]
 
 
 def detect_preferences(message: str) -> list[Capture]:
