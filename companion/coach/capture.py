@@ -89,15 +89,15 @@ def noun_category(noun: str) -> str:
         return "recovery"
     if re.match(
         r"(?:\w+ )?(?:name|nickname|pronouns|birthday|job|hometown|home town|house|flat|"
-        r"apartment|school|college|uni|university|major|religion|faith|church|parish)$",
+        r"apartment|school|college|uni|university|major|religion|faith|church|parish)\b",
         noun,
     ):
         return "identity"
-    if re.match(r"trade|profession|career|line of work|roster", noun):
+    if re.match(r"(?:trade|profession|career|line of work|roster)\b", noun):
         return "work"
     if noun.startswith(("favourite", "favorite", "hobby", "hobbies", "team", "club")):
         return "preferences"
-    if re.match(r"car|truck|ute|van|bike|allotment|gym", noun):
+    if re.match(r"(?:car|truck|ute|van|bike|allotment|gym)\b", noun):
         return "other"
     return "relationships"
 
