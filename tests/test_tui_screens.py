@@ -375,19 +375,21 @@ def test_chat_offline_after_words_of_danger_still_says_the_coach_is_offline(crea
 
 def test_what_the_chat_remembered_is_said_to_you(created) -> None:
     """The note that a fact was remembered speaks as the memory panel does ("Your sponsor"),
-    not about the person ("Their sponsor")."""
+    not about the person ("Their sponsor"), and a message that said two things gets one note
+    for both, not two stacked over the conversation."""
     paths, _ = created
 
     async def scenario(app, pilot):
         await unlock(pilot, PASSPHRASE, to="f6")
-        app.screen.query_one("#message").value = "my sponsor is Dana"
+        app.screen.query_one("#message").value = "my sponsor is Dana, and i go by Sam"
         await pilot.press("enter")
         await settle(pilot)
         return [n.message for n in app._notifications if n.message.startswith("Remembered")]
 
     said = drive(paths, scenario)
-    assert said and all("Their" not in message for message in said), said
-    assert any("Your sponsor is Dana" in message for message in said), said
+    assert len(said) == 1, said
+    assert "Their" not in said[0] and "Your sponsor is Dana" in said[0], said
+    assert "Wants to be called Sam" in said[0], said
 
 
 def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:

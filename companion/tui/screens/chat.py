@@ -224,9 +224,11 @@ class ChatScreen(DataScreen):
             )
         finally:
             await streamer.stop()
-        for fact in outcome.captured:
-            # said as the panel says it: "Your sponsor is Dana", not "Their"
-            self.notify(f"Remembered: {to_you(fact)}", title="What I know about you", markup=False)
+        if outcome.captured:
+            # said as the panel says it: "Your sponsor is Dana", not "Their"; one note for
+            # all a message said, not a stack of them over the conversation
+            remembered = "\n".join(f"Remembered: {to_you(fact)}" for fact in outcome.captured)
+            self.notify(remembered, title="What I know about you", markup=False)
         for change in outcome.to_confirm:
             self.notify(
                 f"To confirm in What I know about you (F7): {change}",
