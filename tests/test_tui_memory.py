@@ -416,3 +416,45 @@ def test_a_long_daily_memory_is_read_with_tab_and_the_arrows(created) -> None:
     assert "Call the dentist" not in before
     assert pane == "daily-pane" and "Call the dentist" in after
     assert editing == "Sponsor is Dana"
+
+
+def test_every_line_of_a_fact_shows_after_the_list_is_refilled(created) -> None:
+    """A fact that wraps onto a third line beside the scrollbar keeps all three after the
+    list is refilled (a fact said in chat): emptied, the list had no scrollbar, its rows were
+    measured two columns wider, and one was drawn in two lines, without its date."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        for text, category in (
+            ("Wants to be called Sam", "identity"),
+            ("Wants the coach not to ask them about their weight, or their diet", "preferences"),
+            ("Wants the coach not to call it a relapse if they slip", "preferences"),
+            ("Does not like meditation apps", "preferences"),
+            ("Does not like phone calls", "preferences"),
+            ("Their sponsor is Dana, she has 12 years", "relationships"),
+            ("Their little brother is Mateo, he's 15", "relationships"),
+            ("Their roommate's name is Devon", "relationships"),
+        ):
+            store.add_fact(vault, text, category, source="said")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f7")
+        await pilot.press("f6")
+        await settle(pilot)
+        app.screen.query_one("#message").value = "i really dislike loud music"
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("f7")
+        await settle(pilot)
+        facts = app.screen.query_one("#facts")
+        # the lines each row is drawn in, against the lines its words take beside the
+        # scrollbar, at the width the rows have now
+        padding = facts.get_component_styles("option-list--option").padding.width
+        width = facts.scrollable_content_region.width - padding
+        return [
+            (facts._heights[i], facts._get_visual(o).get_height(facts.styles, width))
+            for i, o in enumerate(facts.options)
+        ], facts.show_vertical_scrollbar
+
+    rows, scrollbar = drive(paths, scenario, size=(80, 24))
+    assert scrollbar
+    assert all(drawn == needed for drawn, needed in rows), rows
