@@ -22,4 +22,3 @@ class PickList(OptionList):
         on a resize: refilled while the list was short (no scrollbar, two columns wider), a
         row that needs three lines beside it was drawn in two, and its date was lost."""
         self._clear_caches()
-
