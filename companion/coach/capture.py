@@ -23,7 +23,15 @@ from dataclasses import dataclass
 from datetime import date
 
 from companion import clock
-from companion.coach.capture_rules import COMPILED, DOING, SHOUTED_LIKING, SKIP, TRANSIENT
+from companion.coach.capture_rules import (
+    COMPILED,
+    DOING,
+    LEAD_IN,
+    SHOUTED_LIKING,
+    SKIP,
+    SUBORDINATE,
+    TRANSIENT,
+)
 from companion.coach.third_person import the_coach, third_person
 from companion.retrieval import dates
 
@@ -201,17 +209,6 @@ def sentences(text: str) -> list[str]:
     ]
 
 
-LEAD_IN = re.compile(
-    r"^(also|and|oh|ok|okay|so|btw|by the way|just so you know|fyi|for the record|anyway|"
-    r"anyways|well|hey|yeah|yes|lol|haha|um|umm|actually|oh yeah|oh and|honestly|ngl|tbh|"
-    r"new rule|one more thing|quick thing|heads up|but|in general|going forward|from now on|"
-    r"in future|in the future|one thing),?:?\s+",
-    re.IGNORECASE,
-)
-"""Words people put before what they tell, often two or three ("oh and btw my sponsor is
-Dana"): each is taken off in turn."""
-
-
 def _clean(sentence: str) -> str:
     s = sentence.strip().strip("\"'“”‘’").replace("’", "'")
     while (shorter := LEAD_IN.sub("", s, count=1)) != s:
@@ -263,12 +260,6 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         ):
             found += _facts(sentence)
     return found
-
-
-SUBORDINATE = re.compile(
-    r"^(?:because|cause|cos|since|although|though|unless|while|until|before|after|once|as)\b",
-    re.IGNORECASE,
-)
 
 
 def _facts(sentence: str) -> list[Capture]:

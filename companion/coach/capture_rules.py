@@ -205,3 +205,19 @@ DOING = re.compile(
 )
 SHOUTED_LIKING = re.compile(r"\b(?:LOVE|LIKE|ADORE|ENJOY)\b")
 """'i just LOVE group at 8am': said the other way round."""
+
+LEAD_IN = re.compile(
+    r"^(also|and|oh|ok|okay|so|btw|by the way|just so you know|fyi|for the record|anyway|"
+    r"anyways|well|hey|yeah|yes|lol|haha|um|umm|actually|oh yeah|oh and|honestly|ngl|tbh|"
+    r"new rule|one more thing|quick thing|heads up|but|in general|going forward|from now on|"
+    r"in future|in the future|one thing),?:?\s+",
+    re.IGNORECASE,
+)
+"""Words people put before what they tell, often two or three ("oh and btw my sponsor is
+Dana"): each is taken off in turn."""
+
+SUBORDINATE = re.compile(
+    r"^(?:because|cause|cos|since|although|though|unless|while|until|before|after|once|as)\b",
+    re.IGNORECASE,
+)
+"""A clause that binds the one after it ("because of work, i prefer mornings")."""
