@@ -8,6 +8,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from companion.coach import crisis, safety
 from companion.config import Config, CrisisLine
 
@@ -30,6 +32,15 @@ INDIRECT_SHA256 = "7c34ebb32356705bd0273382c2c7fe65addc10848aa45eb8d9987779e79d3
 CONVERSATION_SHA256 = "eea8a8c66d569554baae68922bcc89212544852ae8ee018002527ba7aedb606a"
 FLOOR_CONVERSATION_RECALL = 0.92
 """What holds today on conversation_apart.jsonl (0.927 when it was first scored)."""
+HOPE_SHA256 = "4df93a7599fef1749051b730516715e7983932eb869e941aee2b96ea78fe7705"
+FLOOR_HOPE_RECALL = 0.87
+CEILING_HOPE_ALARMS = 0.31
+"""What holds today on hope_apart.jsonl: 41 of 46 dangers heard, and 32 of 104 harmless
+hopes and wishes raise the crisis screen (docs/safety.md, "An eleventh round")."""
+EVERYDAY2_SHA256 = "e96b6401066065af57ec8f21096b3df73631e81808eacf880121a6ad50bc6b1d"
+CEILING_EVERYDAY2_ALARMS = 0.08
+"""What holds today on a second week of everyday writing (everyday_apart2.jsonl): 29 of 368
+lines, twice the share of the first week's."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
@@ -44,15 +55,45 @@ def test_the_everyday_lines_are_the_ones_committed_before_tuning() -> None:
     assert digest in (DATA / "everyday_apart.sha256").read_text()
 
 
-def test_everyday_writing_rarely_raises_the_crisis_screen() -> None:
+@pytest.mark.parametrize(
+    ("name", "digest", "ceiling"),
+    [
+        ("everyday_apart.jsonl", EVERYDAY_SHA256, CEILING_EVERYDAY_ALARMS),
+        ("everyday_apart2.jsonl", EVERYDAY2_SHA256, CEILING_EVERYDAY2_ALARMS),
+    ],
+)
+def test_everyday_writing_rarely_raises_the_crisis_screen(
+    name: str, digest: str, ceiling: float
+) -> None:
     """Ordinary lines of chat, journal and check-in (none of them danger, never trained on):
     each alarm is the crisis screen over someone's "stable" or "fence done"."""
-    rows = [json.loads(line) for line in (DATA / "everyday_apart.jsonl").read_text().splitlines()]
+    raw = (DATA / name).read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == digest
+    assert digest in (DATA / name).with_suffix(".sha256").read_text()
+    rows = [json.loads(line) for line in raw.decode().splitlines()]
     alarms = [(row["text"], found) for row in rows if (found := safety.assess(row["text"]))]
-    print(f"\neveryday lines kept apart: {len(alarms)} alarms in {len(rows)}")
-    for text, found in alarms:
-        print(f"  {found.category:<20} {text[:60]}")
-    assert len(alarms) / len(rows) <= CEILING_EVERYDAY_ALARMS
+    print(f"\n{name}: {len(alarms)} alarms in {len(rows)}")
+    if name == "everyday_apart.jsonl":  # the second week's lines are not read, only counted
+        for text, found in alarms:
+            print(f"  {found.category:<20} {text[:60]}")
+    assert len(alarms) / len(rows) <= ceiling
+
+
+def test_hopes_and_wishes_are_told_from_danger_in_the_same_words() -> None:
+    """Everyday hopes and wishes ("hope so", "wish me luck") beside danger in the same words
+    (hope_apart.jsonl, by two writers apart, committed before it was scored): each alarm is
+    the crisis screen over an ordinary reply."""
+    raw = (DATA / "hope_apart.jsonl").read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == HOPE_SHA256
+    assert HOPE_SHA256 in (DATA / "hope_apart.sha256").read_text()
+    rows = [json.loads(line) for line in raw.decode().splitlines()]
+    found = [(row, safety.assess(row["text"]) is not None) for row in rows]
+    dangers = [hit for row, hit in found if row["category"] != "none"]
+    alarms = [hit for row, hit in found if row["category"] == "none"]
+    print(f"\nhope_apart.jsonl: {sum(dangers)} of {len(dangers)} dangers heard,")
+    print(f"  {sum(alarms)} alarms in {len(alarms)} harmless lines")
+    assert sum(dangers) / len(dangers) >= FLOOR_HOPE_RECALL
+    assert sum(alarms) / len(alarms) <= CEILING_HOPE_ALARMS
 
 
 def test_a_few_words_are_read_as_they_are_meant() -> None:
