@@ -73,6 +73,9 @@ _NEW_CLAUSE = re.compile(
     r"\s*(?:[,;]\s*|\s+)(?:(?:and|so|but)\s+)?"
     r"(?:i|i'm|i've|i'd|i'll|it|it's|that|that's|which|she|he|they|we|my)\b"
 )
+_LATER = re.compile(r"\s*[,;]\s+|\s+-+\s+|\s+(?:so|and|but)\s+(?=my\b)")
+"""Where a date said after something else begins ("had my last drink on nye, so my sober
+date is jan 1st 2021")."""
 _VAGUE = re.compile(r"\d|\b(?:ago|years?|months?|weeks?|last|next|this|before|after)\b")
 
 
@@ -252,7 +255,10 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         sentence = _clean(raw)
         if not sentence or SKIP.search(sentence) or SHOUTED_LIKING.search(sentence):
             continue
-        proposal = _sobriety_date(sentence, today)
+        proposal = _sobriety_date(sentence, today) or next(
+            (p for c in _LATER.split(sentence)[1:] if (p := _sobriety_date(_clean(c), today))),
+            None,
+        )
         if proposal is not None:
             found.append(proposal)
         elif not TOUCHES_SOBRIETY_DATE.search(sentence) and not any(
