@@ -35,8 +35,8 @@ PATTERN_VERBS = (  # "never use the word addict" is a request all the same
     r"want|think|thought|knew|realised|realized|expected|imagined"
 )
 IDIOMS = (
-    r"know|worry|care|get me wrong|think|mind|mention it|judge me|be silly|feel|sweat|even|"
-    r"really|need|want|have|bother|blame|understand|fuss|"
+    r"know|worry|care|get me wrong|think|mind|mention (?:it|the war)|judge me|be silly|feel|"
+    r"sweat|even|really|need|want|have|bother|blame|understand|fuss|"
     r"ask\b(?! (?:me )?(?:about|how|if|why|what|to)\b)|"
     r"get me started|hold your breath|knock it|count on|bet on|quote me|jinx|panic|freak out|"
     r"rush|tell anyone|laugh|hate me"
