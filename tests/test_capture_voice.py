@@ -268,3 +268,10 @@ def test_the_person_is_told_a_sobriety_date_waits_for_them(vault: Vault) -> None
     outcome = run(service.respond(vault, session, "My clean date is January 5th."))
     assert outcome.to_confirm == ["recovery start date → 2026-01-05"]
     assert outcome.captured == []
+
+
+def test_words_heard_as_danger_leave_no_fact(vault: Vault) -> None:
+    session = chat.start(vault).id
+    outcome = run(service.respond(vault, session, "honestly i'd prefer to be dead"))
+    assert outcome.crisis and outcome.captured == []
+    assert store.live_facts(vault) == []

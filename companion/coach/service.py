@@ -106,7 +106,9 @@ async def respond(
     outcome = Outcome(crisis=danger is not None, danger=danger)
     if save_user:
         message = chat.add_message(vault, session_id, "user", text)
-        if not session.off_record:
+        # Words heard as danger are not mined for "you said" facts: "i'd prefer to be dead"
+        # is no preference to keep (the daily memory reads the message later, as a whole).
+        if not session.off_record and danger is None:
             waiting = len(pending.waiting(vault))
             outcome.captured = capture_from(vault, message)
             outcome.to_confirm = [c.label for c in pending.waiting(vault)[waiting:]]
