@@ -25,8 +25,11 @@ from datetime import date
 from companion import clock
 from companion.coach.capture_rules import (
     COMPILED,
+    DARK,
     DOING,
     LEAD_IN,
+    NOT_LASTING,
+    SARCASTIC,
     SHOUTED_LIKING,
     SKIP,
     SUBORDINATE,
@@ -76,6 +79,7 @@ _NEW_CLAUSE = re.compile(
 _LATER = re.compile(r"\s*[,;]\s+|\s+-+\s+|\s+(?:so|and|but)\s+(?=my\b)")
 """Where a date said after something else begins ("had my last drink on nye, so my sober
 date is jan 1st 2021")."""
+_SUPPOSED = re.compile(r"\b(?:if|worst case|maybe|might|suppose|imagine|would|could)\b", re.I)
 _VAGUE = re.compile(r"\d|\b(?:ago|years?|months?|weeks?|last|next|this|before|after)\b")
 
 
@@ -187,6 +191,19 @@ def recovery_day(text: str, today: date) -> date | None:
     return found if _AFTER_DATE.match(rest) and not _VAGUE.search(rest) else None
 
 
+def _later_sobriety_date(sentence: str, today: date) -> Proposal | None:
+    """A date said after something else, only as "my ... date is": "sober since 2010" after
+    "my sponsor is amazing" is the sponsor's, and "worst case i slip, so my sober date is
+    today" is no date yet."""
+    if _SUPPOSED.search(sentence):
+        return None
+    for clause in _LATER.split(sentence)[1:]:
+        clause = _clean(clause)
+        if clause.lower().startswith("my ") and (found := _sobriety_date(clause, today)):
+            return found
+    return None
+
+
 def _sobriety_date(sentence: str, today: date) -> Proposal | None:
     for pattern in SOBRIETY_DATE_RULES:
         match = pattern.match(sentence)
@@ -233,6 +250,10 @@ def _fact(sentence: str) -> Capture | None:
             # "my ex is texting me again": what someone is doing now, not who they are
             if category == "relationships" and DOING.match(groups["b"]):
                 return None
+        if category == "preferences" and _taste(template, groups, sentence):
+            return None
+        if category == "reminders" and SARCASTIC.search(sentence):
+            return None
         told = {
             key: (value or "is").lower()  # "my dog's Biscuit": is
             if key in ("w", "v")
@@ -245,6 +266,19 @@ def _fact(sentence: str) -> Capture | None:
     return None
 
 
+def _taste(template: str, groups: dict[str, str], sentence: str) -> bool:
+    """Whether a taste is one not to keep: said of dying, oneself, drink or drugs, or for now.
+    What the coach is asked to do or avoid is kept whatever it names ("never mention my
+    drinking")."""
+    values = [(v or "").lower() for v in groups.values()]
+    if template.startswith(("Wants the coach", "Prefers the word")) or "coach" in groups:
+        return False
+    if any(v.startswith(("you ", "u ")) for v in values):
+        return False
+    said_of = " ".join(re.split(r"[,;.]|\s-+\s", v)[0] for v in values)
+    return bool(DARK.search(said_of) or NOT_LASTING.search(said_of) or SARCASTIC.search(sentence))
+
+
 def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
     """Facts and sobriety-date proposals in ``message``, in the order said."""
     today = clock.today() if today is None else today
@@ -255,10 +289,7 @@ def detect(message: str, today: date | None = None) -> list[Capture | Proposal]:
         sentence = _clean(raw)
         if not sentence or SKIP.search(sentence) or SHOUTED_LIKING.search(sentence):
             continue
-        proposal = _sobriety_date(sentence, today) or next(
-            (p for c in _LATER.split(sentence)[1:] if (p := _sobriety_date(_clean(c), today))),
-            None,
-        )
+        proposal = _sobriety_date(sentence, today) or _later_sobriety_date(sentence, today)
         if proposal is not None:
             found.append(proposal)
         elif not TOUCHES_SOBRIETY_DATE.search(sentence) and not any(

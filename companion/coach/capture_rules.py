@@ -39,7 +39,9 @@ IDIOMS = (
     r"sweat|even|really|need|want|have|bother|blame|understand|fuss|"
     r"ask\b(?! (?:me )?(?:about|how|if|why|what|to)\b)|"
     r"get me started|hold your breath|knock it|count on|bet on|quote me|jinx|panic|freak out|"
-    r"rush|tell anyone|laugh|hate me"
+    r"rush|tell anyone|laugh|hate me|be mad|be angry|be cross|kill me|tempt me|make me laugh|"
+    r"shoot the messenger|go there|judge|get too excited|get excited|look at me|"
+    r"remind me(?: of\b| lol$| haha$|$)"
 )
 NOT_AN_ASK = (  # "never mind", "always the same", "always figured", "never say never"
     r"mind|again|ever|the|a|an|once|enough|been|have|has|will|would|am|is|are|something|"
@@ -50,30 +52,89 @@ NOT_AN_ASK = (  # "never mind", "always the same", "always figured", "never say 
     r"felt|dreamed|dreamt|pictured|guessed|saw|seemed|liked|made|got|went|found|kept|"
     r"[a-z]+[^e\W]ed)"
 )
-NOT_A_NAME = r"crazy|old[- ]fashioned|back|later|when|whenever|if|after|before|tomorrow|tonight|by"
+NOT_A_NAME = (
+    r"crazy|old[- ]fashioned|back|later|when|whenever|if|after|before|tomorrow|tonight|by|out|"
+    r"on|something|anything|anytime|any time|maybe|now|soon|whatever|that|this|it|you|u|a|an|"
+    r"the|names|paranoid|stupid|silly|mad|anything|asap|right away|again|every|each|at|in"
+)
+MANNERS = r"pls|please|plz|btw|thanks|thx|now|lol|haha|x|xx|ok|okay|cheers|ta"
 NAME = (
-    r"(?P<a>[a-z][\w'-]*(?: [a-z][\w'-]*)?)"
-    r"(?: pls| please| btw| thanks| now| lol| if you (?:would|could|can|don't mind))?(?:[,;:] .*)?"
+    rf"(?P<a>[a-z][\w'-]*(?: (?!(?:{MANNERS})\b)[a-z][\w'-]*)?)"
+    rf"(?: (?:{MANNERS})| if you (?:would|could|can|don't mind))*(?:[,;:] .*)?"
 )
 """A name of a word or two, then maybe a word of manners and another clause."""
 PLEASE = r"(?:please |pls |plz |kindly )?"
-NOT_ME = (  # what one hates that is no taste: "i hate myself" is not a preference
-    r"to|myself|me|my life|my self|life|living|being alive|being me|everything|everyone|"
-    r"everybody|this|that|it|you|him|her|them|when|how|what|the way|waking up|who i am"
+NOT_SELF = (  # what one dislikes that is no taste: "i don't like myself" is not a preference
+    r"myself|me|my self|my own|my body|my face|my weight|my brain|my life|life|living|"
+    r"being (?:like|this|me|alive|sober|here)|feeling|everything|everyone|everybody|anything|"
+    r"this|that|it|you|u|ur|your|him|her|them|the fact|the idea|the sound|waking up|"
+    r"my (?:dad|mum|mom|father|mother|ex|sister|brother|family|husband|wife|boss|sponsor|son|"
+    r"daughter|parents|stepdad|stepmum|stepmom|partner)\b"
+)
+NOT_ME = rf"to|when|how|what|where|who|the way|{NOT_SELF}"
+"""The same for "i hate ...", which "i hate how/when/what ..." only complain with."""
+LIKE_NOT = (  # "i love her so much", "i like the sound of that", "i love how you never listen"
+    r"it|this|that|you|u|ur|your|him|her|them|us|how|when|where|what|the way|the idea|the sound|"
+    r"the thought|being ignored|being left|being stood up|being told|to think|to believe|"
+    r"to imagine|to say|to pretend"
 )
 NOT_THING = (
     r"it|this|that|he|she|they|there|what|which|who|today|tonight|everything|nothing|anything|"
     r"any|all|life|living|being|existing|you|me|myself"
 )
 """What a taste is not said of: "that is my favourite part" names nothing."""
-FILLER = r"(?: honestly| tbh| lol| haha| ngl| to be honest| for real| fr| tho| though)?"
+FILLER = r"(?:,? (?:honestly|tbh|lol|haha|ngl|to be honest|for real|fr|tho|though))?"
+SINCERE = r"(?:,? (?:honestly|tbh|ngl|to be honest|for real|fr))?"
+"""A filler after a taste, without "lol" or "haha": "paperwork is my favourite hobby lol"."""
+SAID_OF = (
+    r"(?![\w' -]*\b(?:think|thinks|thought|guess|apparently|reckon|reckons|says|said|feel|"
+    r"feels|felt|starting|tell|told|know|knows|believe|everyone|everybody|nobody|no one|"
+    r"whatever|maybe|probably|if|you|u)\b)"
+)
+"""What a taste said of a thing must not hold: "mum thinks gardening is my happy place" is
+mum's, and "i'm starting to think aa isn't for me" is no taste yet."""
+TRACKED = (
+    r"(?:my )?(?:moods?|sleep|days|sober days|clean days|streak|cravings|urges|steps|spending|"
+    r"money|budget|meetings|feelings|water|habits|food|meals|weight|meds|medication|symptoms|"
+    r"progress|triggers|gratitude|workouts|runs|periods?|cycle|time|savings|bills|it all|"
+    r"everything)"
+)
+"""What people track with an app or a notebook ("i track my mood with daylio")."""
+NEEDS = (
+    r"(?:cravings|urges|sleep|stress|anxiety|panic|panic attacks|anger|focus|motivation|"
+    r"triggers|bad days|bad nights|the bad days|the urges|the cravings|my mood|my anxiety|"
+    r"my sleep|my cravings|my nerves|budgeting|money|meetings|journaling|journalling|meditation|"
+    r"exercise|workouts|pain|grounding|calm|nerves|lonely nights|loneliness|boredom|"
+    r"appointments|reminders|recovery|step work|my steps|the steps)"
+)
+"""What a habit or tool is for ("for cravings i use box breathing")."""
 ASIDE = (
-    r"(?:[,;] (?:i|i'm|im|i've|ive|it|its|it's|that|thats|that's|they|she|he|we|never|always|"
+    r"(?:[,;] (?:i|i'm|im|i've|ive|it|its|it's|that|thats|that's|they|she|he|we|you|u|never|always|"
     r"works|worked|the|this)\b.*)?"
 )
 """A clause said after a reminder or a habit, not part of it ("..., it works most times")."""
-NOT_DYING = r"die|be dead|not be|not wake|not exist|not live|disappear|sleep forever|be gone|end"
+NOT_DYING = (
+    r"die|be dead|not be|not wake|not exist|not live|disappear|sleep forever|be gone|end|kill|"
+    r"sleep and never|be six feet|drink|use|relapse|not$|not sure|not say"
+)
 """"I'd rather ..." that is no preference (the crisis detector hears it)."""
+
+THEIRS = r"his|her|their|your|ur|my \w+'s|mum's|mom's|dad's"
+"""Someone else's thing: "his laugh is my favourite sound"."""
+NOT_USED = r"(?:to|it|him|her|them|you|your|u|ur|common sense)\b"
+""""i use to drink" is "used to"; "use your judgement" asks the coach."""
+ASKING = (
+    r"ask|use|call|say|mention|bring|start|end|open|close|check|remind|tell|give|send|talk|"
+    r"push|suggest|keep|be|assume|make|let|ignore|compare|quote|offer|skip|lecture|preach|"
+    r"refer|put|read|write|list|show|include|sign|finish|answer|reply|respond|greet|add|leave|"
+    r"do|celebrate|praise|share|recommend|follow|shame|guilt|judge|rush|pressure|count|address|"
+    r"speak|spell|explain|wrap|summarise|summarize|repeat|remember|try|go|text|message|reply|"
+    r"bring up|double|spring|joke|swear|curse|sugarcoat|sugar-coat|pretend|diagnose|tag|"
+    r"frame|phrase|word|open with|end with|jump|send|comment|discuss|raise|question|correct|"
+    r"interrupt|nag|moralise|moralize|talk|patronise|patronize|guess|point|make|bother|wake|"
+    r"ping|nudge|email"
+)
+"""Verbs people ask the coach with after a bare "always" or "never"."""
 
 RULES: list[tuple[str, str, str]] = [
     # (pattern, category, template) - templates get the captured groups, in the third person
@@ -84,13 +145,13 @@ RULES: list[tuple[str, str, str]] = [
     ),
     (rf"^{PLEASE}address me as {NAME}$", "identity", "Wants to be called {a}"),
     (
-        rf"^{PLEASE}call me by my (?:middle|first|last|second|real|full|given) name,? "
-        r"(?P<a>(?-i:[A-Z])[\w'-]*)(?:[,;:] .*)?$",
+        rf"^{PLEASE}call me by my (?:middle|first|last|second|real|full|given|nick) ?name,? "
+        rf"(?!(?:{MANNERS})\b)(?P<a>[a-z][\w'-]*)(?:[,;:] .*)?$",
         "identity",
         "Wants to be called {a}",
     ),
     (
-        rf"^(?:i'd|id|i would) (?:like|love|prefer) (?:it )?(?:for )?you to call me "
+        rf"^(?:i'd|id|i would) (?:like|love|prefer) (?:it )?(?:for )?(?:you|u) to call me "
         rf"(?!(?:{NOT_A_NAME})\b){NAME}$",
         "identity",
         "Wants to be called {a}",
@@ -106,7 +167,8 @@ RULES: list[tuple[str, str, str]] = [
         # number is..."); "my sister's name is Ana" names the sister.
         rf"^my (?P<a>{KIN}(?:{DURABLE_NOUNS})"
         rf"(?:'s (?:{DURABLE_NOUNS})|s (?:name|nickname))?{WHERE})"
-        r"(?: (?P<v>is|are)|'s(?!(?: [\w-]+){0,3} (?:is|are|was)\b)) (?P<b>.+)$",
+        r"(?: (?P<v>is|are)|'s(?!(?: [\w-]+){0,3} (?:is|are|was)\b| (?:been|got|gone|had|done)\b))"
+        r" (?P<b>.+)$",
         "relationships",
         "Their {a} {v} {b}",
     ),
@@ -124,14 +186,17 @@ RULES: list[tuple[str, str, str]] = [
     (r"^my preference is (?P<a>.+)$", "preferences", "Prefers {a}"),
     (
         # "night time is my preferred time to journal", "fishing is my happy place"
-        rf"^(?!(?:{NOT_THING})\b)(?P<b>[\w' -]{{2,40}}?) (?:is|are) my (?:absolute |all[- ]time )?"
-        r"(?P<a>(?:favourite|favorite|preferred) [\w' ]+?|happy place|go-?to(?: [\w']+)?)"
-        rf"{FILLER}(?:[,;:] .*)?$",
+        rf"^(?!(?:{NOT_THING}|{THEIRS})\b){SAID_OF}(?P<b>[\w'-]+(?: [\w'-]+){{0,6}}?) "
+        r"(?P<v>is|are) my (?:absolute |all[- ]time )?"
+        r"(?P<a>(?:favourite|favorite|preferred) [\w' ]+?|happy place|"
+        r"go[- ]?to(?: [\w']+)?(?: for [\w' ]+?)?)"
+        rf"{SINCERE}(?:[,;:] .*)?$",
         "preferences",
-        "Their {a} is {b}",
+        "{b} {v} their {a}",
     ),
     (
-        r"^(?P<a>[\w' -]{2,30}?) is the (?:term|word|name|label|phrase) (?:i'd|id|i would|i) "
+        rf"^(?!(?:{NOT_THING})\b)(?P<a>[\w' -]{{2,30}}?) is the (?:term|word|name|label|phrase) "
+        r"(?:i'd|id|i would|i) "
         r"(?:rather|prefer)(?: you)? use\b.*$",
         "preferences",
         "Prefers the word {a}",
@@ -163,101 +228,112 @@ RULES: list[tuple[str, str, str]] = [
         "Does not like it when {coach}",
     ),
     (
-        r"^i (?:really )?(?:don't|dont|do not) (?:like|enjoy) (?P<a>.+?)" + FILLER + ASIDE + "$",
+        rf"^i (?:really )?(?:don't|dont|do not) (?:like|enjoy) (?!(?:{NOT_SELF})\b)(?P<a>.+?)"
+        + FILLER
+        + ASIDE
+        + "$",
         "preferences",
         "Does not like {a}",
     ),
     (
-        # "hate mornings": said without the "i" too
-        rf"^(?:i )?(?:really |truly |absolutely |honestly )?(?:hate|dislike|can't stand|"
+        rf"^i (?:really |truly |absolutely |honestly )?(?:hate|dislike|can't stand|"
         rf"cant stand|cannot stand|loathe|detest|despise) (?!(?:{NOT_ME})\b)(?P<a>.+?)"
         rf"{FILLER}{ASIDE}$",
         "preferences",
         "Does not like {a}",
     ),
     (
-        r"^(?:i'm |im |i am )?not (?:a |much of a |really a |a big |a huge )fan of (?P<a>.+?)"
-        + FILLER
-        + ASIDE
-        + "$",
+        r"^(?:i'm |im |i am )?not (?:a |much of a |really a |a big |a huge )fan of "
+        rf"(?!(?:{NOT_SELF})\b)(?P<a>.+?)" + FILLER + ASIDE + "$",
         "preferences",
         "Does not like {a}",
     ),
     (
         r"^(?:i'm|im|i am) (?:just |really |honestly )?not (?:really |that |very |much |big |"
-        r"massively )?into (?P<a>(?!it\b|this\b|that\b|you\b|him\b|her\b|them\b).+?)"
-        + FILLER
-        + ASIDE
-        + "$",
+        rf"massively )?into (?!(?:{NOT_SELF})\b)(?P<a>.+?)" + FILLER + ASIDE + "$",
         "preferences",
         "Does not like {a}",
     ),
     (
         r"^i (?:really |quite |absolutely |genuinely |do |still |just )?(?:like|love|enjoy) "
-        r"(?P<a>(?!it\b|this\b|that\b|you\b).+)$",
+        rf"(?!(?:{LIKE_NOT})\b)(?P<a>.+?){SINCERE}$",
         "preferences",
         "Likes {a}",
     ),
     (
-        # "X does nothing for me": a taste, said of the thing
-        rf"^(?!(?:{NOT_THING})\b)(?P<a>[\w' -]{{2,40}}?) (?:does nothing for me|(?:just )?"
-        r"(?:isn't|isnt|is not|aren't|arent|are not) (?:really )?(?:for me|my thing|my cup of tea))"
-        rf"{FILLER}(?:[,;:] .*)?$",
+        # "yoga isn't for me": a taste, said of the thing
+        rf"^(?!(?:{NOT_THING}|{THEIRS})\b){SAID_OF}(?P<a>[\w'-]+(?: [\w'-]+){{0,3}}?) (?:just )?"
+        r"(?:isn't|isnt|is not|aren't|arent|are not) (?:really )?(?:for me|my thing|my cup of tea)"
+        rf"{SINCERE}(?:[,;:] .*)?$",
         "preferences",
         "Does not like {a}",
     ),
+    (
+        # "X does nothing for me" says what X does, not a dislike
+        rf"^(?!(?:{NOT_THING}|{THEIRS})\b){SAID_OF}(?P<a>[\w'-]+(?: [\w'-]+){{0,3}}?) "
+        rf"(?:does|do) (?:absolutely |literally )?nothing for me{SINCERE}(?:[,;:] .*)?$",
+        "preferences",
+        "{a} does nothing for them",
+    ),
     (  # "i just adore ..." is as often said the other way round: not read
         r"^i (?:really |absolutely |genuinely |honestly )?adore "
-        r"(?P<a>(?!it\b|this\b|that\b|you\b).+)$",
+        rf"(?!(?:{LIKE_NOT})\b)(?P<a>.+?){SINCERE}$",
         "preferences",
         "Likes {a}",
     ),
     (
-        r"^(?:(?:i'm|im|i am) )?(?:really |super |so |a )?(?:big |huge )?(?:into|obsessed with|"
-        r"fan of) (?P<a>(?!it\b|this\b|that\b|you\b|him\b|her\b|them\b).+)$",
+        r"^(?:(?:i'm|im|i am) (?:really |super |so |a )?(?:big |huge )?(?:into|obsessed with|"
+        r"fan of)|(?:i'm |im |i am )?(?:a )?(?:big|huge) fan of) "
+        rf"(?!(?:{LIKE_NOT})\b|my \w+ (?:day|week|month|year)|(?:day|week|month|year)s? \d)"
+        rf"(?P<a>.+?){SINCERE}$",
         "preferences",
         "Likes {a}",
     ),
     (
         rf"^{PLEASE}(?:i (?:need|want) you to |(?:i'd|id|i would) like you to )?(?:remind me|"
         r"set (?:a|me a) reminder(?: for me)?|send me a reminder|give me a nudge|nudge me|"
-        rf"ping me)(?P<t> [^,.]{{1,30}}?)? to (?P<a>.+?){FILLER}{ASIDE}$",
+        r"ping me)(?P<t> (?![^,.]*\b(?:how|what|why|about|of|that|where|who)\b)[^,.]{1,30}?)? to "
+        rf"(?P<a>.+?){FILLER}{ASIDE}$",
         "reminders",
         "Asked to be reminded{t} to {a}",
     ),
     (
-        r"^(?:i )?(?:always )?use (?P<a>.+?) for (?P<b>.+?)" + ASIDE + "$",
+        rf"^i (?:always )?use (?!{NOT_USED})(?P<a>.+?) for (?P<b>.+?){SINCERE}{ASIDE}$",
         "preferences",
         "Uses {a} for {b}",
     ),
     (
-        r"^i (?:always )?use (?P<a>.+?) to (?P<b>.+?)" + ASIDE + "$",
+        rf"^i (?:always )?use (?!{NOT_USED})(?P<a>.+?) to (?P<b>.+?){SINCERE}{ASIDE}$",
         "preferences",
         "Uses {a} to {b}",
     ),
     (
-        r"^i (?:rely on|swear by|depend on) (?!(?:you|u|him|her|them|it|this|that)\b)"
-        r"(?P<a>.+?) (?P<w>to|for) (?P<b>.+?)" + ASIDE + "$",
+        r"^i (?:rely on|depend on) (?!(?:you|u|him|her|them|it|this|that|everyone)\b)"
+        rf"(?P<a>.+?) (?P<w>to|for) (?P<b>.+?){SINCERE}{ASIDE}$",
         "preferences",
-        "Uses {a} {w} {b}",
+        "Relies on {a} {w} {b}",
     ),
     (
-        r"^i (?:track|log|keep track of) (?P<b>[\w' ]+?) (?:with|on|in|using) (?P<a>.+?)"
-        + ASIDE
-        + "$",
+        r"^i (?:totally |really )?swear by (?!(?:god|my|heaven|all|everything|it|the bible|you)\b)"
+        rf"(?P<a>.+?) (?P<w>to|for) (?P<b>.+?){SINCERE}{ASIDE}$",
+        "preferences",
+        "Swears by {a} {w} {b}",
+    ),
+    (
+        rf"^i (?:track|log|keep track of) (?P<b>{TRACKED}) (?:with|on|in|using) (?P<a>.+?)"
+        rf"{SINCERE}{ASIDE}$",
         "preferences",
         "Uses {a} to track {b}",
     ),
     (
-        r"^for (?!(?:now|today|tonight|once|real|sure|ages|years|months|weeks|what|the|a|an|"
-        r"example|instance|starters|me|you|him|her|them|some|one|two)\b)"
-        r"(?P<b>[\w' ]{3,30}?),? i (?:use|do|go to|turn to|reach for|put on|listen to) "
-        r"(?P<a>.+?)" + ASIDE + "$",
+        rf"^for (?P<b>{NEEDS}),? i (?:use|do|go to|turn to|reach for|put on|listen to) "
+        rf"(?P<a>.+?){SINCERE}{ASIDE}$",
         "preferences",
         "Uses {a} for {b}",
     ),
     (
-        r"^(?P<a>[\w' -]{2,40}?) is what i (?:use|put on|listen to|turn to|reach for) "
+        rf"^(?!(?:{NOT_THING})\b)(?P<a>[\w' -]{{2,40}}?) is what i "
+        r"(?:use|put on|listen to|turn to|reach for) "
         r"(?P<w>for|to) (?P<b>.+?)" + ASIDE + "$",
         "preferences",
         "Uses {a} {w} {b}",
@@ -269,7 +345,9 @@ RULES: list[tuple[str, str, str]] = [
         "Wants the coach to {w} {a}",
     ),
     (
-        rf"^(?P<w>always|never) (?!(?:{PATTERN_VERBS}|{NOT_AN_ASK})\b)(?P<a>.+)$",
+        # bare, only with a verb one asks with: "never told anyone", "always hungry" are not
+        rf"^(?P<w>always|never) (?=(?:{ASKING})\b)(?!(?:{PATTERN_VERBS}|{NOT_AN_ASK})\b)"
+        r"(?P<a>.+)$",
         "preferences",
         "Wants the coach to {w} {a}",
     ),
@@ -286,18 +364,46 @@ SKIP = re.compile(
     r"\bi (never|always) (thought|knew|realised|realized|expected|imagined)\b|"
     r"\bi (always|never) (" + PATTERN_VERBS + r")\b|"
     r"^(if|when|maybe|sometimes|what|why|how|does|did|can|could|would|should|is|are)\b|"
-    r"^do\b(?! not\b)",
+    r"^do\b(?! not\b)|"
+    r"\b(?:said no one|said nobody|jk|j/k|just kidding|kidding|nvm|never ?mind|no wait)\b|"
+    r"^call me [\w' ]{1,20},? but\b",
     re.IGNORECASE,
 )
+DARK = re.compile(
+    r"\b(?:dead|die|dying|death|alive|living|existence|exist|existing|kill\w*|suicid\w*|"
+    r"wake up|waking up|six feet|oblivion|numb\w*|end it|overdos\w*|od|self[- ]harm|cutting|"
+    r"my (?:own )?body|who i(?:'ve| have)? become|the person i|the world|anything|"
+    r"anymore|(?<!i am )sober(?! app)|sobriety|recovery|drink\w*|drunk|booze|wines?|beers?|"
+    r"vodka|whiske?y|liquor|bottles?|alcohol(?!-free)|high|stoned|wasted|pills?|weed|coke|cocaine|heroin|meth|crack|using|"
+    r"gambl\w*|casino|betting|to use)\b",
+    re.IGNORECASE,
+)
+"""A taste said of dying, of oneself, or of drink and drugs is not kept as a preference
+("i'd rather drink than feel this", "recovery isn't for me", "wine is my go-to"): what it says
+is for the daily memory to read, with care, not a "you said" taste. Looked for in what the
+taste is of, up to the first comma."""
+SARCASTIC = re.compile(r"\b(?:lol|haha+|lmao|rofl)\W*$", re.IGNORECASE)
+"""A taste that ends laughing is as often said the other way round ("i adore being ignored
+lol")."""
+NOT_LASTING = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|right now|rn|atm|at the moment|anymore|any more|yet|"
+    r"this (?:morning|afternoon|evening|week|weekend)|lately|for now|again)\b",
+    re.IGNORECASE,
+)
+"""A taste said for now ("im not into talking rn") is no lasting preference."""
 TRANSIENT = re.compile(
     r"^(cold|hot|warm|late|early|dead|broken|empty|full|tired|sick|away|out|here|gone|"
     r"busy|running late|on the way|annoying me|acting up|in the shower|home|visiting|coming|"
     r"going|driving|sleeping|staying|asleep|awake|closed|cancell?ed|in the shop|in hospital|"
     r"in the hospital|at work|at school|mad|angry|upset|pissed|worried|stressed|off|over|"
     r"back|due|down|up|at|a mess|a tip|a disaster|filthy|dirty|freezing|boiling|quiet|loud|"
-    r"noisy)\b|"
+    r"noisy|drunk|high|wasted|hungover|pregnant|poorly|ill|unwell|furious|fuming|livid|so|"
+    r"the worst|on holiday|on leave|on vacation|on my back|on strike|on at me|with|next|"
+    r"in \d|losing|closing|flooding|killing|making|mud|done|over it|not|never|always|still|"
+    r"a bomb site|a state|a pigsty|a zoo|chaos|"
+    r"such|being|getting|having|doing)\b|"
     r"\b(today|tonight|tomorrow|yesterday|right now|rn|atm|at the moment|this (?:morning|"
-    r"afternoon|evening|week|weekend))\b",
+    r"afternoon|evening|week|weekend)|till|until|next (?:week|month|year))\b",
     re.IGNORECASE,
 )
 """Said of a person or thing for now ("my son is home sick today"), not for good."""
