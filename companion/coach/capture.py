@@ -250,7 +250,7 @@ def _fact(sentence: str) -> Capture | None:
             # "my ex is texting me again": what someone is doing now, not who they are
             if category == "relationships" and DOING.match(groups["b"]):
                 return None
-        if category == "preferences" and _taste(template, groups, sentence):
+        if category == "preferences" and _taste_not_kept(template, groups, sentence):
             return None
         if category == "reminders" and SARCASTIC.search(sentence):
             return None
@@ -266,7 +266,7 @@ def _fact(sentence: str) -> Capture | None:
     return None
 
 
-def _taste(template: str, groups: dict[str, str], sentence: str) -> bool:
+def _taste_not_kept(template: str, groups: dict[str, str], sentence: str) -> bool:
     """Whether a taste is one not to keep: said of dying, oneself, drink or drugs, or for now.
     What the coach is asked to do or avoid is kept whatever it names ("never mention my
     drinking")."""
