@@ -11,9 +11,10 @@ confirms (memory/pending.py), as when extraction proposes one, or nothing when t
 unclear.
 
 Not captured: questions, other people's words, "I never thought...", passing states ("my
-coffee is cold") and behaviour patterns ("I always relapse on Fridays"), which are for
-extraction to notice. The words listened for are in capture_rules.py; how well they do on chat
-written apart from them is in tests/data/capture/README.md.
+coffee is cold"), behaviour patterns ("I always relapse on Fridays"), which are for
+extraction to notice, and anything in a message heard as danger (service.py). The words
+listened for are in capture_rules.py, what keeps them out in capture_filters.py; how well
+they do on chat written apart from them is in tests/data/capture/README.md.
 """
 
 from __future__ import annotations
@@ -23,8 +24,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from companion import clock
-from companion.coach.capture_rules import (
-    COMPILED,
+from companion.coach.capture_filters import (
     DARK,
     DOING,
     LEAD_IN,
@@ -35,6 +35,7 @@ from companion.coach.capture_rules import (
     SUBORDINATE,
     TRANSIENT,
 )
+from companion.coach.capture_rules import COMPILED
 from companion.coach.third_person import the_coach, third_person
 from companion.retrieval import dates
 
