@@ -56,7 +56,7 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
 
     from companion.activity import journal
     from companion.importers.run import learning_estimate
-    from companion.memory import extraction
+    from companion.usecases import remembering
 
     with open_vault(args) as unlocked:
         vault = unlocked.vault
@@ -74,8 +74,8 @@ def cmd_learn_imports(args: argparse.Namespace) -> int:
             return 0
         journal.release_imports(vault)
         result = asyncio.run(
-            extraction.extract(
-                vault, gateway, force=True, progress=lambda s: print(s, file=sys.stderr)
+            remembering.learn(
+                unlocked, gateway, force=True, progress=lambda s: print(s, file=sys.stderr)
             )
         )
     print(result.line)

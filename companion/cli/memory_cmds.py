@@ -291,10 +291,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
     import asyncio
 
     from companion.memory import extraction
+    from companion.usecases import remembering
 
     try:
         with open_vault(args) as unlocked:
-            vault = unlocked.vault
             again = extraction.next_try()
             if not args.force and again is not None and again > clock.now():
                 print(
@@ -304,8 +304,11 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 return 0
             gateway = model_for(unlocked, "extraction")
             result = asyncio.run(
-                extraction.extract(
-                    vault, gateway, force=args.force, progress=lambda s: print(s, file=sys.stderr)
+                remembering.learn(
+                    unlocked,
+                    gateway,
+                    force=args.force,
+                    progress=lambda s: print(s, file=sys.stderr),
                 )
             )
     except VaultBusy:

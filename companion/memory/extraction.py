@@ -24,6 +24,9 @@ from companion.vault import Vault, settings
 
 MAX_TOKENS = 4096
 Progress = Callable[[str], None]
+Unsaid = Callable[[str], bool]
+"""Words that must not become memory (``usecases.remembering`` passes the crisis detector):
+a fact, follow-up or pattern it is true of, from words it is true of too, is not kept."""
 
 
 @dataclass
@@ -99,6 +102,46 @@ async def _validated(
     raise InvalidOutput(f"the model's answer did not have the expected form twice ({problem})")
 
 
+def _words(item: gather.Item) -> str:
+    """What the person wrote in an item: an entry's title and text, a message, a note."""
+    data = item.data
+    return "\n".join(str(data.get(k) or "") for k in ("title", "text", "note")).strip()
+
+
+def _without(data: Answer, chunk: gather.Chunk, unsaid: Unsaid) -> Answer:
+    """The answer less its facts, follow-ups and patterns that sound like danger where the
+    words they come from do too ("Prefers to be dead" from "i'd rather be dead"): short
+    third-person lines alone are misheard ("Walks to the shops"), the two together are not.
+    Nothing says they were left out: that would store what the detector heard."""
+    said = {item.ref: _words(item) for item in chunk.items if item.user_words}
+    heard: dict[str, bool] = {}
+
+    def kept(text: str, evidence: list[str]) -> bool:
+        if not unsaid(text):
+            return True
+        for ref in evidence:
+            if ref in said and ref not in heard:
+                heard[ref] = unsaid(said[ref])
+            if heard.get(ref):
+                return False
+        return True
+
+    everything = list(said)
+    facts = data.facts.model_copy(
+        update={
+            "add": [f for f in data.facts.add if kept(f.text, f.evidence)],
+            "update": [f for f in data.facts.update if kept(f.text, f.evidence)],
+        }
+    )
+    follow_ups = data.follow_ups.model_copy(
+        update={"add": [f for f in data.follow_ups.add if kept(f.text, f.evidence)]}
+    )
+    patterns = [p for p in data.notable_patterns if kept(p, everything)]
+    return data.model_copy(
+        update={"facts": facts, "follow_ups": follow_ups, "notable_patterns": patterns}
+    )
+
+
 def _merge(daily: dict[str, Any], data: Answer, chunk: gather.Chunk) -> None:
     for key in ("conversation_summary", "journal_summary", "checkin_summary"):
         said = str(getattr(data, key)).strip()
@@ -133,9 +176,11 @@ async def extract(
     gateway: Gateway,
     force: bool = False,
     progress: Progress | None = None,
+    unsaid: Unsaid | None = None,
 ) -> Result:
     """Run the rule: a no-op when today's memory exists (unless ``force``) or when nothing is
-    unmemorized; otherwise one call per chunk, in order."""
+    unmemorized; otherwise one call per chunk, in order. What ``unsaid`` is true of is not
+    kept as a fact, a follow-up or a pattern."""
     result = Result(False, Counts())
     if not force and not needs_run(vault):
         return result
@@ -161,6 +206,8 @@ async def extract(
             if progress:
                 progress(step)
             output = await _validated(gateway, system, gather.document(vault, chunk), result)
+            if unsaid is not None:
+                output.data = _without(output.data, chunk, unsaid)
             if output.dropped:  # named in the log; the whole answer kept, sealed, to look at
                 result.counts.dropped += output.dropped
                 raws.append(output.raw)

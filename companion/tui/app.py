@@ -226,15 +226,15 @@ class CompanionApp(QuickStartApp):
 
     @work(exclusive=True, group="extraction")
     async def run_extraction(self, force: bool) -> None:
-        from companion.memory import extraction
+        from companion.usecases import remembering
 
         unlocked = self.unlocked
         gateway = unlocked.gateway("extraction") if unlocked is not None else None
         if unlocked is None or gateway is None:
             return
         self.memory_changed()
-        result = await extraction.extract(
-            unlocked.vault, gateway, force=force, progress=lambda _step: self.memory_changed()
+        result = await remembering.learn(
+            unlocked, gateway, force=force, progress=lambda _step: self.memory_changed()
         )
         if self.unlocked is not unlocked:
             return
