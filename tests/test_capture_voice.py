@@ -126,6 +126,11 @@ SAID = [  # (what the user typed, the fact as the coach reads it)
         "I don't like it when you ask me about my mum.",
         "Does not like it when the coach asks them about their mum",
     ),
+    # what people add after they tell something is not part of it
+    ("my sponsor is Dana btw", "Their sponsor is Dana"),
+    ("my dog is called Rufus lol", "Their dog is called Rufus"),
+    ("I prefer mornings, to be honest.", "Prefers mornings"),
+    ("my therapist is Dr Ruth Okafor fyi :)", "Their therapist is Dr Ruth Okafor"),
 ]
 
 

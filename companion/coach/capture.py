@@ -33,6 +33,7 @@ from companion.coach.capture_filters import (
     SHOUTED_LIKING,
     SKIP,
     SUBORDINATE,
+    TRAIL_OFF,
     TRANSIENT,
 )
 from companion.coach.capture_rules import COMPILED
@@ -234,7 +235,7 @@ def _clean(sentence: str) -> str:
     s = sentence.strip().strip("\"'“”‘’").replace("’", "'")
     while (shorter := LEAD_IN.sub("", s, count=1)) != s:
         s = shorter
-    return s.rstrip(".! ")
+    return TRAIL_OFF.sub("", s).rstrip(".! ")
 
 
 def _fact(sentence: str) -> Capture | None:
@@ -261,7 +262,8 @@ def _fact(sentence: str) -> Capture | None:
             else third_person(the_coach(value) if key == "coach" else value or "")
             for key, value in groups.items()
         }
-        text = template.format(**told)
+        # a laugh after a name or a date is not part of it ("my sponsor is Dana lol")
+        text = SARCASTIC.sub("", template.format(**told)).rstrip(" ,")
         said = groups.get("a", "") if category == "reminders" else ""
         return Capture(text[0].upper() + text[1:], category, said)
     return None

@@ -78,6 +78,14 @@ LEAD_IN = re.compile(
 """Words people put before what they tell, often two or three ("oh and btw my sponsor is
 Dana"): each is taken off in turn."""
 
+TRAIL_OFF = re.compile(
+    r"(?:,?\s+(?:btw|by the way|fyi|for the record|just so you know|for your info|tbh|ngl|"
+    r"to be honest|honestly|for real|fr|:-?\)|:d))+[\s.!]*$",
+    re.IGNORECASE,
+)
+"""The same words said after what one tells ("my sponsor is Dana btw"), taken off the end;
+not "lol" or "haha", which can mean it was said in jest (``SARCASTIC``)."""
+
 SUBORDINATE = re.compile(
     r"^(?:because|cause|cos|since|although|though|unless|while|until|before|after|once|as)\b",
     re.IGNORECASE,
