@@ -148,6 +148,30 @@ def test_a_row_rolled_back_to_an_older_copy_of_itself_is_caught(
     code, out = verify_cli(paths, passfile)
     assert code == 65
     assert "journal_entry: a record was rolled back to an older copy, or replaced" in out
+    with opened(paths) as vault:  # unlock says so too, before anyone runs verify
+        assert [f.describe() for f in vault.findings] == [
+            "journal_entry: a record was rolled back to an older copy, or replaced"
+        ]
+
+
+def test_a_relapse_moved_to_another_day_in_the_file_is_not_believed(
+    created: tuple[VaultPaths, str], db: Path
+) -> None:
+    """The day is a plain column (the vault queries by it): moved, its row fails its MAC,
+    and the coach is not told of a relapse on a day nobody logged one."""
+    from datetime import date
+
+    from companion.activity import checkins, profile
+    from companion.memory import sobriety
+
+    paths = created[0]
+    with opened(paths) as vault:
+        profile.update(vault, {"recovery_start_date": "2026-10-01"})
+        checkins.record(vault, date(2026, 8, 1), sober=False, mood=2)  # before this start
+    edit(db, "UPDATE checkin SET date = '2026-11-20'")
+    with opened(paths) as vault:
+        now = sobriety.current(vault, date(2026, 11, 29))
+        assert now.relapse is None and now.days == 59
 
 
 def test_a_row_copied_into_a_new_id_is_caught(

@@ -10,7 +10,7 @@ from typing import Any
 
 from companion import clock
 from companion.errors import RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault
 from companion.vault.models import UrgeEvent
 
 FIELDS = ("trigger", "strategy", "outcome", "intensity", "evidence")
@@ -43,19 +43,20 @@ def trigger_counts(vault: Vault, since: datetime) -> Counter[str]:
 
 
 def relapse_days(vault: Vault, after: date) -> Iterator[date]:
-    """Local days after ``after`` with an urge that ended in a relapse, newest first."""
+    """Local days after ``after`` with an urge that ended in a relapse, newest first; each
+    row checked against its MAC, as ``checkins.relapse_days`` does."""
     rows = (
-        UrgeEvent.select(UrgeEvent.id, UrgeEvent.occurred_at, UrgeEvent.payload)
+        UrgeEvent.select()
         .where(UrgeEvent.occurred_at > after.isoformat())
         .order_by(UrgeEvent.occurred_at.desc())
     )
-    for rid, stamp, sealed in tuples(rows):
+    for row in rows:
         try:
-            outcome = vault.unseal(UrgeEvent, rid, sealed).get("outcome")
+            outcome = vault.open(row).get("outcome")
         except RecordDamaged:
             continue
         if outcome == "relapsed":
-            yield clock.parse_stamp(str(stamp)).date()
+            yield clock.parse_stamp(str(row.occurred_at)).date()
 
 
 def erase_all(vault: Vault) -> int:
