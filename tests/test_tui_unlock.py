@@ -41,6 +41,10 @@ def test_first_run_creates_a_vault_and_shows_the_recovery_key_once(paths) -> Non
         assert isinstance(app.screen, RecoveryKeyScreen)
         key = app.screen.key
         assert key in screen_text(app) and "nobody" in screen_text(app)
+        await pilot.press("escape")  # the key is never shown again: Escape does not skip it
+        await settle(pilot)
+        assert isinstance(app.screen, RecoveryKeyScreen)
+        assert 'Tick "I have written it down" first' in screen_text(app)
         await pilot.click("#yes")  # must confirm it was written down first
         await settle(pilot)
         assert isinstance(app.screen, RecoveryKeyScreen)

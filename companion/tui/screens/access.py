@@ -106,6 +106,11 @@ class RecoveryKeyScreen(Dialog[bool]):
     def ticked(self) -> None:
         self.query_one(".error", Static).update("")
 
+    def action_cancel(self) -> None:
+        """Escape leaves as Continue does: only once the key is written down (it skipped the
+        key, which is never shown again)."""
+        self.done()
+
     @on(Button.Pressed, "#yes")
     def done(self) -> None:
         written = self.query_one("#written", Tick)
