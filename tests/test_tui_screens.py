@@ -1097,6 +1097,25 @@ def test_insights_counts_in_words_after_a_first_check_in(created) -> None:
     assert "Check-in streak: 1 day now, longest 1 day, 1 check-in in all." in drive(paths, scenario)
 
 
+def test_the_week_in_insights_agrees_with_itself(created) -> None:
+    """An urge with only its strength is an urge ("average urge 6/10" beside "no urges
+    recorded" contradicted it), and a chat still open counts among the week's chats."""
+    paths, _ = created
+    frozen()
+    with reopen(paths) as vault:
+        checkins.record(vault, NOW.date(), mood=4, urge_intensity=6)
+        session = chat.start(vault)
+        chat.add_message(vault, session.id, "user", "rough afternoon")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f9")
+        return screen_text(app)
+
+    text = drive(paths, scenario)
+    assert "chats 1 · average urge 6/10" in text
+    assert "No urges recorded" not in text
+
+
 def test_a_check_in_note_of_several_lines_is_kept_whole(created) -> None:
     """At 80x24 the note is a box of several lines: Enter starts a new line there, Ctrl+S
     saves, and the note comes back whole after a lock, unsaved as a draft too."""

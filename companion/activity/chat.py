@@ -232,6 +232,20 @@ def completed_between(start: str, end: str) -> int:
     )
 
 
+def started_between(start: str, end: str) -> int:
+    """Sessions on the record that began in [start, end) (stored stamps), ended or not: a
+    chat still open counts as one held."""
+    return int(
+        ChatSession.select()
+        .where(
+            (ChatSession.started_at >= start)
+            & (ChatSession.started_at < end)
+            & (ChatSession.off_record == 0)
+        )
+        .count()
+    )
+
+
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:
     """What the user said on the record since ``since``, except in session ``leave_out``."""
     rows = (

@@ -42,6 +42,7 @@ class Week:
     start: str
     end: str
     sessions_completed: int = 0
+    chats: int = 0  # on the record, started this week, ended or not
     average_urge_intensity: float | None = None
     streak_at_week_end: int = 0
     check_ins: int = 0
@@ -91,6 +92,7 @@ def weekly(vault: Vault, week: str | None = None) -> Week:
         clock.stamp(datetime.combine(sunday + timedelta(days=1), datetime.min.time()).astimezone()),
     )
     result.sessions_completed = chat.completed_between(start, end)
+    result.chats = chat.started_between(start, end)
     seen = urges.between(vault, start, end)
     for c in this_week:  # check-ins with urge fields count too, mapped to labels
         v = c.values

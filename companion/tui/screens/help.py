@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 HELP = f"""\
 Keys everywhere
   F1 or ?     this help
-  F2          SOS: crisis lines and your coping plan, even when locked
+  F2          SOS: crisis lines (even when locked) and your coping plan
 {keys_help()}
   Tab         next field (Shift+Tab: the one before)
   Ctrl+P      command palette: every screen and action by name

@@ -55,7 +55,7 @@ def week_text(week: insights.Week) -> str:
 
     lines = [
         f"Check-ins {week.check_ins}/7 · check-in streak {week.streak_at_week_end} · chats "
-        f"{week.sessions_completed} · average urge {fmt(week.average_urge_intensity)}/10",
+        f"{week.chats} · average urge {fmt(week.average_urge_intensity)}/10",
         f"Mood  Mon-Sun: {'  '.join(fmt(v) for v in week.mood)}   "
         f"(vs week before {fmt(week.mood_change)})",
         f"Cravings     : {'  '.join(fmt(v) for v in week.cravings)}   "
@@ -77,11 +77,13 @@ def week_text(week: insights.Week) -> str:
         times = ", ".join(f"{name} {n}" for name, n in week.vulnerable_times_of_day)
         days = ", ".join(f"{name} {n}" for name, n in week.vulnerable_days[:3])
         lines.append(f"Vulnerable times: {times}; days: {days}")
-    if not (week.common_triggers or week.strategy_success):
+    if week.average_urge_intensity is None and not (week.common_triggers or week.strategy_success):
         lines.append(
             "No urges recorded this week. Urge fields in a check-in, or what you "
             "tell the coach, show up here."
         )
+    elif not (week.common_triggers or week.strategy_success):
+        lines.append("Add a trigger and what you did to an urge to see what helps.")
     return "\n".join(lines)
 
 
