@@ -178,6 +178,22 @@ def test_every_region_has_an_emergency_number_and_the_directory_is_the_fallback(
     assert unknown[0].kind == "emergency" and "findahelpline.com" in unknown[-1].contact
 
 
+def test_the_region_comes_from_the_locale_and_c_names_no_country(monkeypatch) -> None:
+    """Python reads the C locale as en_US: a container or a minimal system showed 911 and 988
+    to anyone. With no country known, the local emergency number and the directory show, and
+    the screen says where to set one."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    lines = crisis.lines_for(Config())
+    assert "911" not in crisis.as_text(Config()) and "findahelpline.com" in lines[0].contact
+    assert crisis.where(Config()) == "Set your country in Settings (F10) to see its numbers here."
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert "call 999 or 112" in crisis.as_text(Config())
+    assert crisis.where(Config()) == "Numbers for the UK; another country: Settings (F10)."
+    assert set(crisis.NAMES) == set(crisis.REGIONS)
+
+
 def test_an_old_override_without_kinds_comes_after_the_built_in_emergency_number() -> None:
     config = Config(region="GB", crisis_lines=[CrisisLine("My sponsor", "call 07700 900123")])
     lines = crisis.lines_for(config, safety.EMERGENCY)

@@ -84,18 +84,52 @@ ORDER = {E: (E, P, C), C: (C, E, P)}
 HEADINGS = {E: "Call for help now:", C: "You are not alone. Reach out now:"}
 
 
+NAMES = {
+    "US": "the US",
+    "CA": "Canada",
+    "GB": "the UK",
+    "IE": "Ireland",
+    "AU": "Australia",
+    "NZ": "New Zealand",
+    "DE": "Germany",
+    "FR": "France",
+    "ES": "Spain",
+    "IN": "India",
+    "ZA": "South Africa",
+}
+
+
 def region_from_locale() -> str:
+    """The country of the first locale variable set ("en_GB.UTF-8": GB), as the C library
+    reads them. "C.UTF-8" and "POSIX" name none: Python's own table reads C as en_US, which
+    showed a person in Leeds 911 and 988."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(name, "")
-        if "_" in value:
-            return value.split("_", 1)[1][:2].upper()
+        if value:
+            return value.split("_", 1)[1][:2].upper() if "_" in value else ""
     code = locale.getlocale()[0] or ""
     return code.split("_", 1)[1][:2].upper() if "_" in code else ""
 
 
+def region(config: Config) -> str:
+    """The region whose lines are built in for this person, or "" for none known."""
+    code = (config.region or region_from_locale()).upper()
+    code = ALIASES.get(code, code)
+    return code if code in REGIONS else ""
+
+
 def built_in(config: Config) -> list[CrisisLine]:
-    region = (config.region or region_from_locale()).upper()
-    return REGIONS.get(ALIASES.get(region, region), [LOCAL_EMERGENCY, INTERNATIONAL])
+    return REGIONS.get(region(config), [LOCAL_EMERGENCY, INTERNATIONAL])
+
+
+def where(config: Config) -> str:
+    """One line under the lines: whose numbers they are, and where to change that."""
+    if config.crisis_lines:
+        return "These are the lines from your config file."
+    code = region(config)
+    if not code:
+        return "Set your country in Settings (F10) to see its numbers here."
+    return f"Numbers for {NAMES.get(code, code)}; another country: Settings (F10)."
 
 
 def lines_for(config: Config, help_kind: str = C) -> list[CrisisLine]:
