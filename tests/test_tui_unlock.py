@@ -82,6 +82,32 @@ def test_wrong_passphrase_shows_inline_error_then_unlocks(created) -> None:
     drive(paths, scenario)
 
 
+def test_keys_typed_while_the_key_is_derived_go_to_the_screen_that_opens(created) -> None:
+    """People type on as soon as they press Enter: "j" and the evening's first words land in a
+    new journal entry instead of nowhere. After a wrong passphrase they are dropped, never
+    typed into the passphrase field."""
+    paths, _ = created
+
+    def typed(text: str) -> list[str]:
+        return ["space" if c == " " else c for c in text]
+
+    async def scenario(app, pilot):
+        field = app.screen.query_one("#passphrase")
+        field.value = "not it at all"
+        burst(app, "enter", *typed("jabc"))
+        await settle(pilot)
+        assert "Wrong passphrase" in screen_text(app) and field.value == ""
+        field.value = PASSPHRASE
+        burst(app, "enter", *typed("jgot thru the evening"))
+        for _ in range(200):
+            await settle(pilot)
+            if app.current_mode == "journal":
+                break
+        return app.screen.query_one("#editor").text
+
+    assert drive(paths, scenario) == "got thru the evening"
+
+
 def test_forgot_passphrase_with_the_recovery_key(created) -> None:
     paths, recovery = created
 

@@ -186,6 +186,8 @@ class CompanionApp(QuickStartApp):
         self.last_activity = clock.now()
         self.mode_history.clear()
         self.switch_mode("today")
+        if message.typed:  # typed while the key was derived: read on Today, as typed
+            self.call_after_refresh(gate(self).open, message.typed)
         self.call_after_refresh(self.prewarm, ("journal", "checkin", "chat", "memory"))
         self.after_unlock()
         if message.vault.findings:

@@ -10,7 +10,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -22,7 +22,7 @@ from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
 from companion.tui.text import literal
 from companion.tui.widgets.button import Button
-from companion.tui.widgets.field import Field
+from companion.tui.widgets.field import Field, Typed, fresh
 
 if TYPE_CHECKING:
     from companion.errors import CompanionError
@@ -68,9 +68,11 @@ class UnlockScreen(CompanionScreen[None]):
     class Opened(Message):
         """The vault is open: created, unlocked, recovered or restored."""
 
-        def __init__(self, vault: Vault) -> None:
+        def __init__(self, vault: Vault, typed: list[Typed] | None = None) -> None:
             super().__init__()
             self.vault = vault
+            self.typed = typed or []
+            """Keys typed while the key was derived, for the screen that opens next."""
 
     AUTO_FOCUS = "#passphrase"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -98,6 +100,10 @@ class UnlockScreen(CompanionScreen[None]):
         self.creating = not self.app_paths.db.exists()
         self.reason = ""
         """Why the vault was locked, said above the form."""
+        self.typed_ahead: list[Typed] | None = None
+        """Keys typed while an unlock derives the key: people type on as soon as they press
+        Enter ("j", then the evening's entry). They go to Today once it opens, in order, and
+        are dropped with a wrong passphrase (they must not land in the passphrase field)."""
 
     @property
     def app_paths(self) -> VaultPaths:
@@ -219,6 +225,18 @@ class UnlockScreen(CompanionScreen[None]):
         if self.creating:
             self.query_one("#strength", Static).update(strength_hint(event.value))
 
+    def on_key(self, event: events.Key) -> None:
+        if self.typed_ahead is not None:
+            event.stop()
+            event.prevent_default()
+            self.typed_ahead.append(fresh(event))
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.typed_ahead is not None:
+            event.stop()
+            event.prevent_default()
+            self.typed_ahead.append(fresh(event))
+
     # -- actions ------------------------------------------------------------------------
 
     @on(Input.Submitted)
@@ -247,6 +265,7 @@ class UnlockScreen(CompanionScreen[None]):
             self.create(passphrase)
         else:
             self.busy(True)
+            self.typed_ahead = []
             self.unlock(passphrase)
 
     @work(thread=True, exclusive=True, group="unlock")
@@ -279,6 +298,7 @@ class UnlockScreen(CompanionScreen[None]):
         from companion.errors import VaultDamaged, WrongPassphrase
 
         self.busy(False)
+        self.typed_ahead = None
         passphrase = self.query_one("#passphrase", Input)
         if isinstance(err, WrongPassphrase):
             self.show_error("Wrong passphrase. Try again, or use your recovery key (Ctrl+R).")
@@ -297,7 +317,8 @@ class UnlockScreen(CompanionScreen[None]):
     def succeeded(self, vault: Vault) -> None:
         self.busy(False)
         self.query_one("#passphrase", Input).value = ""
-        self.post_message(self.Opened(vault))
+        typed, self.typed_ahead = self.typed_ahead, None
+        self.post_message(self.Opened(vault, typed))
 
     def created(self, vault: Vault, recovery: str) -> None:
         from companion.tui.screens.access import RecoveryKeyScreen
