@@ -1502,6 +1502,30 @@ def test_a_crisis_line_is_saved_with_enter_and_never_half_dropped(created) -> No
     assert saved == [("Samaritans", "116 123")]
 
 
+def test_follow_up_done_says_how_to_pick_one_instead_of_doing_nothing(created) -> None:
+    """"d" on Today with no follow-up highlighted did nothing, silently: it says how to pick
+    one and gives the arrows to the list; the next "d" marks the highlighted one done."""
+    from companion.memory import followups
+
+    paths, _ = created
+    with reopen(paths) as vault:
+        followups.add(vault, "Call mum on Sunday", None, ["chat_message:1"])
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE)
+        await pilot.press("d")
+        await settle(pilot)
+        said = [n.message for n in app._notifications]
+        still_open = [f.text for f in followups.open_items(app.vault)]
+        await pilot.press("d")
+        await settle(pilot)
+        return said, still_open, [f.text for f in followups.open_items(app.vault)]
+
+    said, still_open, after = drive(paths, scenario)
+    assert "Pick the follow-up with the arrows, then press d." in said
+    assert still_open == ["Call mum on Sunday"] and after == []
+
+
 def test_escape_in_the_journal_search_leaves_the_search_not_the_journal(created) -> None:
     """Escape clears the words searched, then goes on to the list; it went back to Today,
     whose keys the next letters pressed ("d" marks a follow-up done)."""

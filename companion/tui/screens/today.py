@@ -137,6 +137,18 @@ class TodayScreen(DataScreen):
         options = self.query_one("#followups", OptionList)
         option = options.highlighted_option
         if option is None or option.disabled or option.id is None:
+            # a key that did nothing, silently, looked broken: say how to pick one
+            listed = any(not o.disabled for o in options.options)
+            if listed:
+                options.focus()
+                if options.highlighted is None:
+                    options.highlighted = 0
+            self.notify(
+                "Pick the follow-up with the arrows, then press d."
+                if listed
+                else "No follow-up is open.",
+                markup=False,
+            )
             return
         followups.mark_done(self.vault, int(option.id))
         self.notify("Follow-up marked done.")
