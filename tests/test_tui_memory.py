@@ -350,6 +350,31 @@ def test_a_fact_just_added_is_edited_pinned_and_deleted_with_keys_alone(created)
         assert [f.text for f in store.live_facts(vault)] == ["Walks the dog at six"]
 
 
+def test_u_right_after_a_delete_brings_that_fact_back(created) -> None:
+    """The message after a delete offers "u"; the highlight has moved on to the neighbour, and
+    "u" said "pick a deleted fact first". It brings back the fact just deleted."""
+    paths, _ = created
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        store.add_fact(vault, "Walks the dog at six", "routines", source="wrote")
+        store.add_fact(vault, "Sponsor is Sam", "routines", source="wrote")
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f7")
+        app.screen.query_one("#facts").focus()
+        await pilot.press("delete")
+        await settle(pilot)
+        await pilot.press("shift+tab", "enter")  # from Cancel to Delete
+        await settle(pilot)
+        await pilot.press("u")
+        await settle(pilot)
+        return [n.message for n in app._notifications]
+
+    said = drive(paths, scenario, size=(80, 24))
+    assert said[-1] == "Brought back."
+    with Vault.unlock(paths, PASSPHRASE, daily_backup=False) as vault:
+        assert len(store.live_facts(vault)) == 2
+
+
 def test_keys_that_need_a_fact_say_how_to_pick_one(created) -> None:
     """With no fact to act on, e says what to do instead of nothing; on a deleted fact it says
     to pick a fact, and u brings the deleted one back, highlighted for e."""

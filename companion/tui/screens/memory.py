@@ -109,6 +109,8 @@ class MemoryScreen(DataScreen):
     def __init__(self) -> None:
         super().__init__()
         self.editing: tuple[PromptScreen | PairPromptScreen, int | None, str] | None = None
+        self.just_deleted: int | None = None
+        """The fact deleted last here: "u" brings it back while its neighbour is highlighted."""
         """The add or edit dialog open on this screen: the dialog, the fact (None: a new
         one) and the text it opened with."""
 
@@ -270,6 +272,7 @@ class MemoryScreen(DataScreen):
         def forget(yes: bool | None) -> None:
             if yes:
                 forgetting.forget_fact(self.vault, fact_id)
+                self.just_deleted = fact_id
                 self.notify(
                     f"Deleted. I will not learn it again; u brings it back within "
                     f"{forgetting.UNDO_DAYS} days."
@@ -285,12 +288,19 @@ class MemoryScreen(DataScreen):
         self.app.push_screen(ConfirmScreen(question, "Delete", danger=True), forget)
 
     def action_undo_forget(self) -> None:
+        """The highlighted deleted fact back; right after a delete (the neighbour highlighted),
+        the one just deleted, as the message after it offers."""
         ident = self.current()
-        if not ident or row_kind(ident) != "forgotten":
+        if ident and row_kind(ident) == "forgotten":
+            fact_id = int(ident.split(":")[1])
+        elif self.just_deleted is not None:
+            fact_id = self.just_deleted
+        else:
             self.pick_first("forgotten")
             return
+        self.just_deleted = None
         try:
-            back = forgetting.undo(self.vault, int(ident.split(":")[1]))
+            back = forgetting.undo(self.vault, fact_id)
         except CompanionError as err:
             self.notify(str(err), severity="warning")
             return
