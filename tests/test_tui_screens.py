@@ -316,6 +316,8 @@ def test_write_edit_search_and_delete_entries(created) -> None:
         await pilot.press("delete")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmScreen)
+        # named as the list shows it: its date and first words, not a number never shown
+        assert "Delete the entry of " in screen_text(app) and "Quiet night" in screen_text(app)
         await pilot.click("#yes")
         await settle(pilot)
 

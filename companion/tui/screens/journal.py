@@ -20,7 +20,7 @@ from companion.errors import CompanionError
 from companion.tui.screens.journal_browser import MORE, JournalBrowser
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.screens.reading import EntryScreen
-from companion.tui.text import visible
+from companion.tui.text import one_line, visible
 from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.field import Field
 from companion.usecases import journaling
@@ -231,16 +231,16 @@ class JournalScreen(JournalBrowser):
             if self.entry_id == entry_id:
                 self.entry_id, self.loaded = None, ("", "", "")
                 self.fill("", "", "")
-            self.notify(f"Deleted entry {entry_id}.")
+            self.notify(f"Deleted the entry of {day}.")
             self.refresh_data()
             self.after_delete(learned, "the deleted entry")
 
-        self.app.push_screen(
-            ConfirmScreen(
-                f"Delete entry {entry_id}? This cannot be undone.", "Delete", danger=True
-            ),
-            answer,
-        )
+        # named as the list shows it (its number was never on screen)
+        entry = journal.get(self.vault, entry_id)
+        day = f"{entry.created_at:%Y-%m-%d}"
+        headline = one_line(entry.headline, 40)
+        question = f"Delete the entry of {day}, “{headline}”? Companion cannot bring it back."
+        self.app.push_screen(ConfirmScreen(question, "Delete", danger=True), answer)
 
     def write(self) -> None:
         """Today's "Write": the editor, with what it holds (an entry opened, a draft)."""

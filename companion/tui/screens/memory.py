@@ -21,6 +21,7 @@ from companion.tui.screens.memory_text import (
     fact_sections,
     history_lines,
     memory_markdown,
+    shown,
 )
 from companion.tui.screens.modals import (
     ConfirmScreen,
@@ -29,7 +30,7 @@ from companion.tui.screens.modals import (
     TextScreen,
     TypedConfirmScreen,
 )
-from companion.tui.text import literal, visible
+from companion.tui.text import literal, one_line, visible
 from companion.tui.widgets.facts import FactList, row_kind
 from companion.tui.widgets.pane import ReadingPane
 
@@ -281,9 +282,10 @@ class MemoryScreen(DataScreen):
                 # No backup rewrite offered: the fact stays sealed in the vault for the week
                 # it can be undone, about as long as backups keep it.
 
+        current = next(f for f in store.live_facts(self.vault) if f.id == fact_id)
         question = (
-            f"Delete this fact? I will not learn it again. You can bring it back for "
-            f"{forgetting.UNDO_DAYS} days; then its words leave the vault."
+            f"Delete “{one_line(shown(current), 60)}”? I will not learn it again. You can bring "
+            f"it back for {forgetting.UNDO_DAYS} days; then its words leave the vault."
         )
         self.app.push_screen(ConfirmScreen(question, "Delete", danger=True), forget)
 
