@@ -405,13 +405,19 @@ def test_chat_offline_keeps_the_message_and_says_how_to_set_up(created) -> None:
         text = screen_text(app)
         assert "coach is offline" in text and "Settings" in text
         assert "I need to talk about tonight" in text
+        app.screen.query_one("#message").value = "and about tomorrow"
+        await pilot.press("enter")
+        await settle(pilot)
+        text = screen_text(app)  # said once in full: then a line, not the notice again
+        assert text.count("Settings (F10)") == 1 and "Saved. The coach is still offline." in text
         await pilot.press("ctrl+q")
 
     drive(paths, scenario)
     with reopen(paths) as vault:
         session = chat.sessions(vault)[0]
         assert [m.content for m in chat.messages(vault, session.id)] == [
-            "I need to talk about tonight"
+            "I need to talk about tonight",
+            "and about tomorrow",
         ]
         assert session.ended_at is not None  # closed on quit
 

@@ -32,6 +32,8 @@ OFFLINE = (
     "or set ANTHROPIC_API_KEY before starting Companion. Your message is saved in this session, "
     "and what you said is still remembered."
 )
+STILL_OFFLINE = "Saved. The coach is still offline."
+"""After the first message of a chat: the whole notice after every message read as nagging."""
 
 
 class ChatScreen(DataScreen):
@@ -237,7 +239,8 @@ class ChatScreen(DataScreen):
             )
         if outcome.offline:
             await reply.remove()
-            await self.say(session_id, OFFLINE)
+            told = any(text == OFFLINE for _, text in self.notes.get(session_id, []))
+            await self.say(session_id, STILL_OFFLINE if told else OFFLINE)
         elif outcome.error is not None:
             if outcome.reply:
                 await reply.append("\n\n*(reply incomplete: the connection stopped)*")
