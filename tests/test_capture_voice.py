@@ -265,6 +265,11 @@ def test_a_reminder_keeps_the_users_words(vault: Vault) -> None:
         "Asked to be reminded to call Maya on Sunday",
         "Asked to be reminded to ring the GP about their meds",
     }
+    # done (Today's "d"): the reminder leaves the memory panel and the coach's prompt too
+    followups.mark_done(vault, followups.open_items(vault)[0].id)
+    assert {f.text for f in store.live_facts(vault)} == {
+        "Asked to be reminded to ring the GP about their meds",
+    }
 
 
 @pytest.mark.usefixtures("may_10th")
