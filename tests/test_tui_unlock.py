@@ -244,6 +244,21 @@ def test_the_first_run_form_fits_80x24_with_its_button_on_screen(paths) -> None:
     assert "F2 SOS · F1 Help" in text  # the keys that work before unlock, in its border
 
 
+def test_the_forgot_passphrase_dialog_fits_80x24_title_and_all(created) -> None:
+    """At 80x24 the dialog scrolled: its title was out of sight, the recovery key field first."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert isinstance(app.screen, ForgotScreen)
+        card = app.screen.query_one("Vertical")
+        return card.max_scroll_y, screen_text(app)
+
+    max_scroll, text = drive(paths, scenario, size=(80, 24))
+    assert max_scroll == 0 and "Forgot your passphrase?" in text and "Set new passphrase" in text
+
+
 def test_a_chosen_theme_shows_from_the_first_paint(paths) -> None:
     """A light theme chosen in Settings is the unlock form's look, not a dark flash first."""
     from companion import config
