@@ -74,7 +74,7 @@ class JournalScreen(JournalBrowser):
                 yield Field(placeholder="Title (optional)", id="title")
                 yield Editor(id="editor", soft_wrap=True, show_line_numbers=False)
                 yield Field(
-                    placeholder="Tags, separated by spaces (#tags in the text count too)",
+                    placeholder="Tags: family work (#tags in the text too)",
                     id="entry-tags",
                 )
                 yield Static("", id="status")
