@@ -219,31 +219,21 @@ def _off_record_in(vault: Vault, rows: Iterable[dict[str, Any]]) -> set[int]:
     return found
 
 
+def _on_record_between(column: Any, start: str, end: str) -> int:
+    """Sessions on the record whose ``column`` (a stored stamp) falls in [start, end)."""
+    query = (column >= start) & (column < end) & (ChatSession.off_record == 0)
+    return int(ChatSession.select().where(query).count())
+
+
 def completed_between(start: str, end: str) -> int:
     """Sessions on the record that ended in [start, end) (stored stamps)."""
-    return int(
-        ChatSession.select()
-        .where(
-            (ChatSession.ended_at >= start)
-            & (ChatSession.ended_at < end)
-            & (ChatSession.off_record == 0)
-        )
-        .count()
-    )
+    return _on_record_between(ChatSession.ended_at, start, end)
 
 
 def started_between(start: str, end: str) -> int:
-    """Sessions on the record that began in [start, end) (stored stamps), ended or not: a
-    chat still open counts as one held."""
-    return int(
-        ChatSession.select()
-        .where(
-            (ChatSession.started_at >= start)
-            & (ChatSession.started_at < end)
-            & (ChatSession.off_record == 0)
-        )
-        .count()
-    )
+    """Sessions on the record that began in [start, end), ended or not: a chat still open
+    counts as one held."""
+    return _on_record_between(ChatSession.started_at, start, end)
 
 
 def said_since(vault: Vault, since: datetime, leave_out: int | None = None) -> list[Message]:
