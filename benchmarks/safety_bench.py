@@ -29,6 +29,8 @@ DEV = Path(__file__).resolve().parent.parent / "tests" / "data" / "crisis" / "de
 """Half dangers, half hard negatives: the hardest text to read, and the slowest."""
 ORDINARY = DEV.parent / "train" / "ordinary.jsonl"
 """Everyday writing, none of it danger: what most entries are like."""
+RUN_ON = [DEV.parent / "runon_tune.jsonl", DEV.parent / "everyday_runon_tune.jsonl"]
+"""A day typed as one sentence, commas between (danger among it, or none): read in clauses."""
 LOAD = """
 import companion.cli, companion.usecases.unlocked, companion.activity.journal  # the baseline
 import time
@@ -76,9 +78,13 @@ def reread(texts: list[str]) -> float:
     ``reader.AT_MOST`` of a text)."""
     read = total = 0
     for text in texts:
-        windows, _ = safety._windows(text)
+        windows, _, split = safety._windows(text)
         danger = [1 - model.window_probabilities(w)[model.NONE] for w in windows]
-        unsure = sum(reader.worth_reading(d, len(windows) > 1) for d in danger)
+        several = len(windows) > 1
+        if split and several:  # clauses: the windows leaning to danger (_clause_verdicts)
+            unsure = min(safety.CLAUSE_READ, sum(d >= safety.CLAUSE_FLOOR for d in danger))
+        else:
+            unsure = sum(reader.worth_reading(d, several) for d in danger)
         read += min(unsure, reader.AT_MOST)
         total += len(windows)
     return read / max(1, total)
@@ -104,13 +110,17 @@ def main() -> None:
     safety.warm()  # weights loaded and patterns compiled once, as the app's warm-up does
     print(f"Crisis detection, first readings ({args.runs} texts each; p95 and median)")
     ordinary = [json.loads(line)["text"] for line in ORDINARY.read_text().splitlines()]
+    run_on = [json.loads(line)["text"] for path in RUN_ON for line in path.read_text().splitlines()]
     for label, words, target, source in (
+        ("a day typed as one sentence, 40-120 words", 0, "target p95 <= 2 ms", run_on),
         ("chat message, 50 words", 50, "target p95 <= 2 ms", sentences),
         ("journal entry, 400 words", 400, "target p95 <= 10 ms", sentences),
         ("everyday chat message, 50 words", 50, "", ordinary),
         ("everyday journal entry, 400 words", 400, "", ordinary),
     ):
-        texts = [writing(rng, words, source) for _ in range(args.runs)]
+        texts = [
+            writing(rng, words, source) if words else rng.choice(source) for _ in range(args.runs)
+        ]
         times, alone = [], []
         for text in texts:  # alternated, so a busy minute weighs on both alike
             times.append(cold(text))

@@ -107,3 +107,21 @@ def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
     assert checked > 5000
     assert lexicon.possible("slept well, lovely walk") == set()
     assert "k:suicide" in lexicon.possible("suicidal again")
+
+
+def test_a_long_sentence_is_read_in_clauses_and_not_a_word_is_left_out() -> None:
+    """A day typed with commas is cut where its clauses meet; no piece is too short to mean
+    anything alone, and every word is still read."""
+    from companion.coach.safety.text import CLAUSE, LONG_SENTENCE, WORD, clauses
+
+    day = (
+        "long day at work, boss on at me about the rota again and i said nothing, got the bus"
+        " home in the rain, fed the cat, then my sister rang about christmas plans, i have the"
+        " pills saved up and tonight feels like the night, made pasta and watched telly"
+    )
+    pieces = clauses(day)
+    assert len(pieces) > 2 and all(len(WORD.findall(p)) >= CLAUSE for p in pieces)
+    assert WORD.findall(" ".join(pieces)) == WORD.findall(day)
+    assert any("pills saved up" in p and "christmas" not in p for p in pieces)
+    short = "long day, fed the cat, made pasta"
+    assert len(WORD.findall(short)) <= LONG_SENTENCE and clauses(short) == [short]

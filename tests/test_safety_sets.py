@@ -79,6 +79,57 @@ def test_everyday_writing_rarely_raises_the_crisis_screen(
     assert len(alarms) / len(rows) <= ceiling
 
 
+RUN_ON = {
+    "runon_apart.jsonl": "af8638cd33f10b5e829738050f5b9e71e437c13d8a244ba80d60a1c606823b28",
+    "runon_apart2.jsonl": "05dc0391f2cb1a6424713182ea148de38f8cb16ed656fc010bd1656cab05382f",
+    "runon_apart3.jsonl": "a233ee844b23db3957f4e91c4dc05989b9476b6b494c36c7f8ba3518358e74a4",
+}
+EVERYDAY_RUN_ON = {
+    "everyday_runon.jsonl": "4165844d30b0ebfbf16f4f01100c8af5c1a8727a65c57637c458a2f1178d6ded",
+    "everyday_runon2.jsonl": "c3eff3baebcff82d7cfc373d19f1e7745568b9ef4bf14523a6c21b8675575acf",
+}
+FLOOR_RUN_ON_RECALL = 0.90
+CEILING_RUN_ON_ALARMS = 0.07
+"""What holds today on days typed as one sentence, by four writers apart: 166 of 180 dangers
+heard (139 before clauses were read), 18 alarms in 480 harmless run-ons (25 before;
+docs/safety.md, "A whole evening in one sentence")."""
+
+
+def run_ons() -> tuple[list[str], list[str]]:
+    """The dangers and the harmless texts of the run-on sets kept apart, checked unchanged."""
+    dangers, harmless = [], []
+    for name, digest in {**RUN_ON, **EVERYDAY_RUN_ON}.items():
+        raw = (DATA / name).read_bytes()
+        assert hashlib.sha256(raw).hexdigest() == digest
+        assert digest in (DATA / name).with_suffix(".sha256").read_text()
+        for row in map(json.loads, raw.decode().splitlines()):
+            (harmless if row["category"] == "none" else dangers).append(row["text"])
+    return dangers, harmless
+
+
+def test_one_clause_of_danger_in_a_day_typed_as_one_sentence_is_heard() -> None:
+    """ "long day, boss on at me, i have the pills saved up and tonight feels like the night,
+    made pasta": read whole, one clause of danger among twenty of a day was drowned."""
+    dangers, harmless = run_ons()
+    heard = sum(safety.detect(text) for text in dangers)
+    alarms = sum(safety.detect(text) for text in harmless)
+    print(f"\nrun-ons kept apart: {heard} of {len(dangers)} dangers heard,")
+    print(f"  {alarms} alarms in {len(harmless)} harmless run-ons")
+    assert heard / len(dangers) >= FLOOR_RUN_ON_RECALL
+    assert alarms / len(harmless) <= CEILING_RUN_ON_ALARMS
+
+
+def test_a_run_on_of_danger_after_another_of_an_ordinary_day_is_heard() -> None:
+    """A journal entry of two long sentences, an ordinary day (one that raises no alarm alone)
+    and then danger: before clauses were read, the danger was heard in 52 of these 180."""
+    dangers, harmless = run_ons()
+    harmless = [text for text in harmless if not safety.detect(text)]
+    entries = [f"{harmless[i].rstrip('.')}. {text}" for i, text in enumerate(dangers)]
+    heard = sum(safety.detect(entry) for entry in entries)
+    print(f"\nan ordinary run-on, then one of danger: {heard} of {len(entries)} heard")
+    assert heard / len(entries) >= FLOOR_RUN_ON_RECALL
+
+
 def test_hopes_and_wishes_are_told_from_danger_in_the_same_words() -> None:
     """Everyday hopes and wishes ("hope so", "wish me luck") beside danger in the same words
     (hope_apart.jsonl, by two writers apart, committed before it was scored): each alarm is

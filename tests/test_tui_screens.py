@@ -1511,7 +1511,7 @@ def test_a_crisis_line_is_saved_with_enter_and_never_half_dropped(created) -> No
 
 
 def test_follow_up_done_says_how_to_pick_one_instead_of_doing_nothing(created) -> None:
-    """"d" on Today with no follow-up highlighted did nothing, silently: it says how to pick
+    """ "d" on Today with no follow-up highlighted did nothing, silently: it says how to pick
     one and gives the arrows to the list; the next "d" marks the highlighted one done."""
     from companion.memory import followups
 

@@ -208,6 +208,37 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in SENTENCE.split(text) if s.strip()]
 
 
+LONG_SENTENCE = 30
+"""Words beyond which a sentence is read in clauses (``clauses``)."""
+CLAUSE = 8
+"""The fewest words of a clause read on its own: chosen on runon_tune.jsonl with
+everyday_runon_tune.jsonl (docs/safety.md, "A whole evening in one sentence")."""
+CLAUSE_END = re.compile(r"(?<=[,;:])\s+|\s+-+\s+|\s+(?=(?:and|but|so|then)\b)")
+WORD = re.compile(r"[a-z0-9]+")
+
+
+def clauses(sentence: str) -> list[str]:
+    """A long sentence cut where its clauses meet, in pieces of at least ``CLAUSE`` words.
+    People type a whole evening as one sentence ("long day, boss on at me, ..., i have the
+    pills saved up and tonight feels like the night, made pasta"): read whole, one clause of
+    danger among twenty of a day is drowned."""
+    if len(WORD.findall(sentence)) <= LONG_SENTENCE:
+        return [sentence]
+    pieces: list[str] = []
+    words = 0
+    for cut in CLAUSE_END.split(sentence):
+        if pieces and words < CLAUSE:
+            pieces[-1] += " " + cut
+        else:
+            pieces.append(cut)
+            words = 0
+        words += len(WORD.findall(cut))
+    if len(pieces) > 1 and words < CLAUSE:  # a short last piece joins the one before
+        last = pieces.pop()
+        pieces[-1] += " " + last
+    return pieces
+
+
 PIECES = (3,)
 """Lengths of the letter pieces weighed. With the meaning of word pieces (``pieces.py``) beside
 them, 4-letter pieces added nothing in cross-validation, with or without typos, and cost half
