@@ -109,7 +109,7 @@ def _windows(text: str) -> tuple[list[list[str]], bool, bool]:
     if len(parts) <= WINDOW + 1:
         return ([parts] if parts else []), False, split
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
-    if pasted:
+    if len(parts) > LONG:  # a megabyte with commas and no full stop: thousands of clauses
         marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
