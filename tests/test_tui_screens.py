@@ -1679,3 +1679,28 @@ def test_a_paste_after_a_key_that_moves_the_focus_goes_where_it_moved(created) -
         return app.screen.query_one("#search").value, app.screen.query_one("#editor").text
 
     assert drive(paths, scenario) == ("river walks", "my day")
+
+
+def test_a_saved_entry_that_sounds_like_danger_brings_help_after_saved(created) -> None:
+    """The new words are read in a worker (a pasted megabyte takes a second or two, which
+    held the screen): the entry is saved at once, and help comes when they have been read;
+    the same words saved again bring none."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        app.screen.query_one("#editor").text = (
+            "long day, boss on at me about the rota again, got soaked walking home, fed the"
+            " cat, took every pill in the cabinet about an hour ago and my chest feels tight"
+        )
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        first = type(app.screen).__name__, screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        return first, type(app.screen).__name__, len(journal.newest(app.unlocked.vault))
+
+    (crisis, text), again, count = drive(paths, scenario)
+    assert crisis == "SosScreen" and "too much may have been taken" in text
+    assert again == "JournalScreen" and count == 1

@@ -16,6 +16,8 @@ class Saved:
     entry: journal.Entry
     danger: safety.Danger | None
     """What the new words sound like, if danger: show that help now."""
+    words: str = ""
+    """The words this version added: what is read for danger."""
 
 
 def save_entry(
@@ -26,8 +28,10 @@ def save_entry(
     entry_id: int | None = None,
     *,
     from_editor: bool = False,
+    read: bool = True,
 ) -> Saved:
-    """A new entry, or a new version of ``entry_id``, checked for danger in its new words.
+    """A new entry, or a new version of ``entry_id``, checked for danger in its new words
+    unless not ``read`` (the app reads them in a worker: a pasted megabyte takes seconds).
     Saved from the app's editor (``from_editor``), the draft the editor kept goes; a command
     leaves the app's drafts alone."""
     vault = unlocked.vault
@@ -40,8 +44,8 @@ def save_entry(
         entry = journal.edit(vault, entry_id, text, title, tags)
     if from_editor:
         drafts.discard(vault, "journal", entry_id)
-    after = f"{entry.title}\n{entry.text}"
-    return Saved(entry, safety.assess(safety.new_sentences(before, after)))
+    words = safety.new_sentences(before, f"{entry.title}\n{entry.text}")
+    return Saved(entry, safety.assess(words) if read else None, words)
 
 
 def delete_entry(unlocked: Unlocked, entry_id: int) -> list[store.FactView]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 from companion import clock
 from companion.activity import drafts, journal
+from companion.coach import safety
 from companion.errors import CompanionError
 from companion.tui.screens.journal_browser import MORE, JournalBrowser
 from companion.tui.screens.modals import ConfirmScreen
@@ -202,6 +203,7 @@ class JournalScreen(JournalBrowser):
                 parse_tags(tags),
                 self.entry_id,
                 from_editor=True,
+                read=False,
             )
         except CompanionError as err:
             self.notify(str(err), severity="error")
@@ -214,9 +216,17 @@ class JournalScreen(JournalBrowser):
         self.set_status(f"Saved entry {entry.id} at {clock.now():%H:%M}.")
         self.notify("Saved.")
         self.refresh_data()
-        if saved.danger is not None:
-            self.companion.action_sos(saved.danger)
+        self.read_for_danger(saved.words)
         return True
+
+    @work(thread=True, group="danger")
+    def read_for_danger(self, words: str) -> None:
+        """Help for what the new words sound like, shown as soon as they are read: a few
+        milliseconds for an entry, a second or two for a pasted megabyte, which would
+        otherwise hold the screen after "Saved"."""
+        danger = safety.assess(words)
+        if danger is not None:
+            self.app.call_from_thread(self.companion.action_sos, danger)
 
     def action_delete(self) -> None:
         option = self.query_one("#entries", OptionList).highlighted_option
