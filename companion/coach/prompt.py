@@ -5,6 +5,7 @@ instruction for that kind of danger with the help to point to, in the order it n
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import lru_cache
 
 from companion import clock
 from companion import config as app_config
@@ -43,13 +44,20 @@ def recent_danger(vault: Vault, hours: int = 24) -> safety.Danger | None:
     """Danger in a journal entry or check-in note of the last day reaches the coach too."""
     since = clock.now() - timedelta(hours=hours)
     for entry in journal.written_since(vault, since):
-        found = safety.assess(f"{entry.title}\n{entry.text}")
+        found = _read(f"{entry.title}\n{entry.text}")
         if found is not None:
             return found
     for day in {clock.today(), since.date()}:
         view = checkins.get(vault, day)
         if view and view.values.get("note"):
-            found = safety.assess(str(view.values["note"]))
+            found = _read(str(view.values["note"]))
             if found is not None:
                 return found
     return None
+
+
+@lru_cache(maxsize=16)
+def _read(text: str) -> safety.Danger | None:
+    """The last day's writing is read again before every message to the coach: each text
+    once is enough (a megabyte pasted into today's entry cost 0.4-1.5 s a message)."""
+    return safety.assess(text)
