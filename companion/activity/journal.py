@@ -9,13 +9,12 @@ from datetime import UTC, date, datetime, timedelta
 
 from companion import clock
 from companion.errors import InvalidInput, RecordDamaged
-from companion.vault import Vault, tuples
+from companion.vault import Vault, tuples, words
 from companion.vault.crypto import Sealer
 from companion.vault.models import JournalEntry
 
 TEXT_LIMIT = 5 * 1024 * 1024  # characters; a 1 MB paste is well inside
 TITLE_LIMIT = 500
-INLINE_TAG = re.compile(r"(?<![\w#&/])#([^\W\d_][\w-]{0,63})", re.UNICODE)
 
 
 @dataclass
@@ -55,7 +54,7 @@ def normalise_tag(tag: str) -> str:
 def collect_tags(text: str, given: list[str] | None = None) -> list[str]:
     """Given tags plus inline ``#tags``, lower-cased, each once, in first-seen order."""
     seen: dict[str, None] = {}
-    for tag in [*(given or []), *INLINE_TAG.findall(text)]:
+    for tag in [*(given or []), *words.TAG.findall(text)]:
         name = normalise_tag(tag)
         if name:
             seen.setdefault(name, None)

@@ -63,7 +63,8 @@ class SearchIndex:
         ]
 
     def tag_counts(self) -> list[tuple[str, int]]:
-        counts = {tag.removeprefix("#"): n for tag, n in self._vault.index.tags().items()}
+        tags = self._vault.index.tags().items()  # an index built before "#3" was no tag has it
+        counts = {tag.removeprefix("#"): n for tag, n in tags if words.TAG.fullmatch(tag)}
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 
