@@ -79,7 +79,7 @@ def reread(texts: list[str]) -> float:
     ``reader.AT_MOST`` of a text)."""
     read = total = 0
     for text in texts:
-        windows, _, split = safety._windows(text)
+        windows, _, split, _ = safety._windows(text)
         danger = [1 - model.window_probabilities(w)[model.NONE] for w in windows]
         several = len(windows) > 1
         if split and several:  # clauses: the windows leaning to danger (_clause_verdicts)

@@ -34,13 +34,16 @@ FLOOR_CONVERSATION_RECALL = 0.92
 """What holds today on conversation_apart.jsonl (0.927 when it was first scored)."""
 HOPE_SHA256 = "4df93a7599fef1749051b730516715e7983932eb869e941aee2b96ea78fe7705"
 FLOOR_HOPE_RECALL = 0.87
-CEILING_HOPE_ALARMS = 0.31
-"""What holds today on hope_apart.jsonl: 41 of 46 dangers heard, and 32 of 104 harmless
-hopes and wishes raise the crisis screen (docs/safety.md, "An eleventh round")."""
+CEILING_HOPE_ALARMS = 0.33
+"""What holds today on hope_apart.jsonl: 41 of 46 dangers heard, and 34 of 104 harmless
+hopes and wishes raise the crisis screen (32 before a sentence was read alone too; raised
+within the rule that shipped it, docs/safety.md, "A short sentence of danger beside an
+ordinary one"; the rounds before: "An eleventh round")."""
 EVERYDAY2_SHA256 = "e96b6401066065af57ec8f21096b3df73631e81808eacf880121a6ad50bc6b1d"
-CEILING_EVERYDAY2_ALARMS = 0.08
-"""What holds today on a second week of everyday writing (everyday_apart2.jsonl): 29 of 368
-lines, twice the share of the first week's."""
+CEILING_EVERYDAY2_ALARMS = 0.085
+"""What holds today on a second week of everyday writing (everyday_apart2.jsonl): 31 of 368
+lines (29 before a sentence was read alone too; raised within the rule that shipped it),
+twice the share of the first week's."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:
@@ -90,9 +93,38 @@ EVERYDAY_RUN_ON = {
 }
 FLOOR_RUN_ON_RECALL = 0.90
 CEILING_RUN_ON_ALARMS = 0.07
-"""What holds today on days typed as one sentence, by four writers apart: 166 of 180 dangers
-heard (139 before clauses were read), 18 alarms in 480 harmless run-ons (25 before;
+"""What holds today on days typed as one sentence, by four writers apart: 167 of 180 dangers
+heard (139 before clauses were read), 19 alarms in 480 harmless run-ons (25 before;
 docs/safety.md, "A whole evening in one sentence")."""
+
+
+MESSAGES = {
+    "messages_apart.jsonl": "0c9fd4acdd20b3dbf72f57dcc2059745ab078726982949f4dc40052c8a97ed2f",
+    "messages_apart2.jsonl": "7bee46765befb42735ff2e1db26ce889791d8cb18adc8dd46d63b30cd7c35645",
+}
+FLOOR_MESSAGE_RECALL = 0.88
+"""What holds today on messages of a few sentences, one of them a short danger, by two
+writers apart: 145 of 160 heard (102 before a sentence was read alone too), 10 alarms in 160
+harmless messages of the same shape (9 before)."""
+
+
+def test_a_short_sentence_of_danger_among_ordinary_ones_is_heard() -> None:
+    """ "picked the kids up. thought about ending it again. made pasta.": in a window with its
+    ordinary neighbour a short sentence of danger was drowned; each is read alone too."""
+    rows = []
+    for name, digest in MESSAGES.items():
+        raw = (DATA / name).read_bytes()
+        assert hashlib.sha256(raw).hexdigest() == digest
+        assert digest in (DATA / name).with_suffix(".sha256").read_text()
+        rows += [json.loads(line) for line in raw.decode().splitlines()]
+    found = [(row["category"] != "none", safety.detect(row["text"])) for row in rows]
+    heard = sum(hit for danger, hit in found if danger)
+    alarms = sum(hit for danger, hit in found if not danger)
+    dangers = sum(danger for danger, _ in found)
+    print(f"\nmessages kept apart: {heard} of {dangers} dangers heard,")
+    print(f"  {alarms} alarms in {len(rows) - dangers} harmless messages")
+    assert heard / dangers >= FLOOR_MESSAGE_RECALL
+    assert heard / (heard + alarms) >= FLOOR_PRECISION
 
 
 def run_ons() -> tuple[list[str], list[str]]:

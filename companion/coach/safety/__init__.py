@@ -10,6 +10,7 @@ it was built, what shaped it and how well it does.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.coach.safety import model, reader
 from companion.coach.safety.denial import without_denials
@@ -94,26 +95,35 @@ CLAUSE_FLOOR = 0.3
 """The linear model's danger below which a window of clauses is not read again."""
 
 
-def _windows(text: str) -> tuple[list[list[str]], bool, bool]:
-    """Windows of normalised sentences (``model.window_probabilities`` reads them as such),
-    whether the text is long enough to be read only near words that lean to danger, and
-    whether a long sentence of it was cut into clauses (``text.clauses``)."""
+class Reading(NamedTuple):
+    """How a text is read: its windows, whether it is long enough to be read only near words
+    that lean to danger (``pasted``), whether a long sentence of it was cut into clauses
+    (``text.clauses``), and its whole sentences, each of which may be read alone too."""
+
+    windows: list[list[str]]
+    pasted: bool
+    split: bool
+    sentences: list[str]
+
+
+def _windows(text: str) -> Reading:
+    """Windows of normalised sentences (``model.window_probabilities`` reads them as such)."""
     # A danger denied in so many words ("im not suicidal, just tired") is not read (denial.py).
     kept = (without_denials(part) for part in sentences(normalise(text)))
-    parts = [part for part in kept if model.RUN.search(part)]
+    whole = parts = [part for part in kept if model.RUN.search(part)]
     pasted = len(parts) > LONG
     split = False
     if not pasted and reader.available():  # clauses are told apart by the reader alone
         cut = [clause for part in parts for clause in clauses(part)]
         split, parts = len(cut) > len(parts), cut
     if len(parts) <= WINDOW + 1:
-        return ([parts] if parts else []), False, split
+        return Reading(([parts] if parts else []), False, split, whole)
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:  # a megabyte with commas and no full stop: thousands of clauses
         marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
-    return [parts[i : i + WINDOW] for i in starts], pasted, split
+    return Reading([parts[i : i + WINDOW] for i in starts], pasted, split, whole)
 
 
 def _few_plain_words(window: list[str]) -> bool:
@@ -178,10 +188,41 @@ def _clause_verdicts(windows: list[list[str]]) -> list[str]:
     ]
 
 
+ALONE_CUT = 0.8
+"""The danger, averaged over both models, a sentence read alone needs (``_alone``): chosen on
+messages_tune.jsonl and composites of dev.jsonl (docs/safety.md, "A short sentence of danger
+beside an ordinary one")."""
+ALONE_FLOOR = 0.5
+"""The linear model's danger below which no sentence is read alone by the reader."""
+ALONE_WORDS = 3
+"""The fewest words of a sentence read alone."""
+
+
+def _alone(parts: list[str]) -> str:
+    """The category of the sentence of a message the linear model leans furthest to danger,
+    read alone by both models, or "none". In a window, a short sentence of danger is drowned
+    by its ordinary neighbour: "thought about ending it again" reads 0.88 and 0.96 alone,
+    0.29 and 0.16 after "skipped meds."."""
+    if len(parts) < 2 or len(parts) > LONG or not reader.available():
+        return model.NONE
+    worded = [p for p in parts if len(model.RUN.findall(p)) >= ALONE_WORDS]
+    probs = {p: model.window_probabilities([p]) for p in worded if not _few_plain_words([p])}
+    if not probs:
+        return model.NONE
+    sentence = max(probs, key=lambda p: 1.0 - probs[p][model.NONE])
+    linear = probs[sentence]
+    if 1.0 - linear[model.NONE] < ALONE_FLOOR:
+        return model.NONE
+    (read,) = reader.probabilities([sentence])
+    return model.verdict({c: (v + read[c]) / 2 for c, v in linear.items()}, ALONE_CUT)
+
+
 def assess(text: str) -> Danger | None:
     """The most urgent danger in ``text`` (an emergency before a crisis), or ``None``."""
-    windows, pasted, split = _windows(text)
-    found = [c for c in _verdicts(windows, pasted, split) if c != model.NONE]
+    reading = _windows(text)
+    found = [c for c in _verdicts(*reading[:3]) if c != model.NONE]
+    if not found:
+        found = [c for c in [_alone(reading.sentences)] if c != model.NONE]
     if not found:
         return None
     urgent = [c for c in found if CATEGORIES[c][0] == EMERGENCY]
