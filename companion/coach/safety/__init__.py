@@ -86,8 +86,6 @@ megabyte pasted in must not hold the screen for seconds)."""
 CLAUSE_CUT = 0.75
 """The danger, averaged over both models, a window of clauses needs (``_verdicts``): chosen
 with ``text.CLAUSE`` on runon_tune.jsonl and everyday_runon_tune.jsonl alone."""
-
-
 CLAUSE_READ = 2
 """Windows of clauses read again, those the linear model leans furthest to danger first (on
 the tuning sets, the third and fourth changed no verdict and cost a third of the time)."""
@@ -220,7 +218,8 @@ def _alone(parts: list[str]) -> str:
 def assess(text: str) -> Danger | None:
     """The most urgent danger in ``text`` (an emergency before a crisis), or ``None``."""
     reading = _windows(text)
-    found = [c for c in _verdicts(*reading[:3]) if c != model.NONE]
+    verdicts = _verdicts(reading.windows, reading.pasted, reading.split)
+    found = [c for c in verdicts if c != model.NONE]
     if not found:
         found = [c for c in [_alone(reading.sentences)] if c != model.NONE]
     if not found:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from companion.coach.safety.lexicon import combine, marks
 from companion.coach.safety.pieces import split
+from companion.coach.safety.text import WORD, tokens, units, word_features
 from companion.coach.safety.text import WORDS as SPELLED
-from companion.coach.safety.text import tokens, units, word_features
 
 NONE = "none"
 ALARM_LEAN = 0.1
@@ -101,7 +101,7 @@ def alarm() -> frozenset[str]:
     return frozenset(words)
 
 
-RUN = re.compile(r"[a-z0-9]+")
+RUN = WORD  # runs of letters and digits in normalised text
 TYPED = re.compile(r"[a-z0-9]+'[a-z]+")
 
 
