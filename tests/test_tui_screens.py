@@ -1704,3 +1704,24 @@ def test_a_saved_entry_that_sounds_like_danger_brings_help_after_saved(created) 
     (crisis, text), again, count = drive(paths, scenario)
     assert crisis == "SosScreen" and "too much may have been taken" in text
     assert again == "JournalScreen" and count == 1
+
+
+def test_another_day_in_the_check_in_starts_at_its_top_with_the_date_in_sight(created) -> None:
+    """PgUp from the note left the form scrolled down at 80x24: the line saying which day it
+    was went off screen, and the next keys went into the note of a day the person could not
+    see."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f4")
+        app.screen.query_one("#note").focus()
+        await settle(pilot)
+        scrolled = app.screen.query_one("#checkin").scroll_y
+        await pilot.press("pageup")
+        await settle(pilot)
+        return scrolled, app.screen.focused.id, screen_text(app).splitlines()[:4]
+
+    scrolled, focused, top = drive(paths, scenario, size=(80, 24))
+    assert scrolled > 0  # the note was out of reach without scrolling
+    yesterday = clock.today() - timedelta(days=1)
+    assert focused == "mood" and any(f"{yesterday:%Y-%m-%d}" in line for line in top)

@@ -113,6 +113,10 @@ class CheckInScreen(DataScreen):
         # saved 6), as Tab into a field does; it never appends to it ("67").
         self.call_after_refresh(self._select_focused)
 
+    def _to_top(self) -> None:
+        self.query_one("#checkin", VerticalScroll).scroll_home(animate=False)
+        self._select_focused()
+
     def _select_focused(self) -> None:
         if isinstance(self.focused, Input):
             self.focused.select_all()
@@ -164,6 +168,10 @@ class CheckInScreen(DataScreen):
         def go() -> None:
             self.day = target
             self.show_day()
+            # Another day starts at its top, the date in sight: from the note, the form
+            # stayed scrolled down and the line saying which day it was went off screen.
+            self.query_one("#mood").focus()
+            self.call_after_refresh(self._to_top)
 
         def answer(save: bool | None) -> None:
             if save and self.action_save():
