@@ -106,6 +106,8 @@ class SosScreen(Dialog[None]):
                 yield Static(literal(plan), id="plan")
             with Horizontal(classes="buttons"):
                 yield Button("Close", id="no")
+                if self.danger is not None:  # a misreading is possible: said calmly, in reach
+                    yield Static("Misread? Esc closes this; your words are kept.", id="misread")
 
     def personal(self) -> str:
         unlocked = self.companion.unlocked
