@@ -121,7 +121,10 @@ class SosScreen(Dialog[None]):
             parts.append("Your coping plan:\n" + str(prof["coping_plan"]))
         contacts = prof.get("support_contacts") or []
         if prof.get("sponsor"):
-            contacts = [f"Sponsor: {prof['sponsor']}", *contacts]
+            # the sponsor often is among the contacts too ("Dana (sponsor) 555-0142"): once
+            number = _digits(str(prof["sponsor"]))
+            others = [c for c in contacts if not number or _digits(str(c)) != number]
+            contacts = [f"Sponsor: {prof['sponsor']}", *others]
         if contacts:
             parts.append("People you can call:\n" + "\n".join(f"- {c}" for c in contacts))
         return "\n\n".join(parts)
@@ -132,3 +135,9 @@ class SosScreen(Dialog[None]):
     @on(Button.Pressed, "#no")
     def close(self) -> None:
         self.dismiss(None)
+
+
+def _digits(contact: str) -> str:
+    """A contact's phone number as digits alone, or "" when it holds too few for one."""
+    digits = "".join(ch for ch in contact if ch.isdigit())
+    return digits if len(digits) >= 6 else ""
