@@ -79,13 +79,15 @@ def reread(texts: list[str]) -> float:
     ``reader.AT_MOST`` of a text)."""
     read = total = 0
     for text in texts:
-        windows, _, split, _ = safety._windows(text)
+        windows, _, clausal, _ = safety._windows(text)
         danger = [1 - model.window_probabilities(w)[model.NONE] for w in windows]
         several = len(windows) > 1
-        if split and several:  # clauses: the windows leaning to danger (_clause_verdicts)
-            unsure = min(safety.CLAUSE_READ, sum(d >= safety.CLAUSE_FLOOR for d in danger))
-        else:
-            unsure = sum(reader.worth_reading(d, several) for d in danger)
+        pairs = list(zip(danger, clausal, strict=True))
+        if several:  # clauses: the windows leaning furthest to danger (_clause_verdicts)
+            leaning = sum(d >= safety.CLAUSE_FLOOR for d, c in pairs if c)
+            read += min(safety.CLAUSE_READ, leaning)
+        plain = [d for d, c in pairs if not (c and several)]
+        unsure = sum(reader.worth_reading(d, several) for d in plain)
         read += min(unsure, reader.AT_MOST)
         total += len(windows)
     return read / max(1, total)

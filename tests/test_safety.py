@@ -125,3 +125,19 @@ def test_a_long_sentence_is_read_in_clauses_and_not_a_word_is_left_out() -> None
     assert any("pills saved up" in p and "christmas" not in p for p in pieces)
     short = "long day, fed the cat, made pasta"
     assert len(WORD.findall(short)) <= LONG_SENTENCE and clauses(short) == [short]
+
+
+def test_an_ordinary_long_sentence_does_not_change_how_the_rest_is_read() -> None:
+    """Once one sentence was cut into clauses, every window of the text took the clause rule
+    (a higher line): an overdose taken, heard alone, went unheard beside an ordinary day."""
+    taken = (
+        "took 12 of the sleeping pills my doc gave me. wanted a break from my head. now i cant"
+        " lift my arms."
+    )
+    day = (
+        "work was long, the bus was late again, i made soup for dinner and watched two episodes"
+        " of that baking show with my sister, then i folded laundry and called mum about sunday"
+        " lunch."
+    )
+    assert detect(taken) and not detect(day)
+    assert detect(f"{taken} {day}") and detect(f"{day} {taken}")

@@ -40,10 +40,11 @@ hopes and wishes raise the crisis screen (32 before a sentence was read alone to
 within the rule that shipped it, docs/safety.md, "A short sentence of danger beside an
 ordinary one"; the rounds before: "An eleventh round")."""
 EVERYDAY2_SHA256 = "e96b6401066065af57ec8f21096b3df73631e81808eacf880121a6ad50bc6b1d"
-CEILING_EVERYDAY2_ALARMS = 0.085
-"""What holds today on a second week of everyday writing (everyday_apart2.jsonl): 31 of 368
-lines (29 before a sentence was read alone too; raised within the rule that shipped it),
-twice the share of the first week's."""
+CEILING_EVERYDAY2_ALARMS = 0.09
+"""What holds today on a second week of everyday writing (everyday_apart2.jsonl): 32 of 368
+lines (29 before a sentence was read alone too, 31 with it; one more since only windows of
+clauses take the clause rule: docs/safety.md, "A short sentence of danger beside an ordinary
+one"), twice the share of the first week's."""
 
 
 def test_the_held_back_half_is_the_one_committed_before_tuning() -> None:

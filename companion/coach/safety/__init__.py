@@ -95,12 +95,12 @@ CLAUSE_FLOOR = 0.3
 
 class Reading(NamedTuple):
     """How a text is read: its windows, whether it is long enough to be read only near words
-    that lean to danger (``pasted``), whether a long sentence of it was cut into clauses
+    that lean to danger (``pasted``), which windows hold clauses of a long sentence cut up
     (``text.clauses``), and its whole sentences, each of which may be read alone too."""
 
     windows: list[list[str]]
     pasted: bool
-    split: bool
+    clausal: list[bool]
     sentences: list[str]
 
 
@@ -110,18 +110,21 @@ def _windows(text: str) -> Reading:
     kept = (without_denials(part) for part in sentences(normalise(text)))
     whole = parts = [part for part in kept if model.RUN.search(part)]
     pasted = len(parts) > LONG
-    split = False
+    cut = [[part] for part in parts]
     if not pasted and reader.available():  # clauses are told apart by the reader alone
-        cut = [clause for part in parts for clause in clauses(part)]
-        split, parts = len(cut) > len(parts), cut
+        cut = [clauses(part) for part in parts]
+        parts = [clause for pieces in cut for clause in pieces]
+    is_clause = [len(pieces) > 1 for pieces in cut for _ in pieces]
     if len(parts) <= WINDOW + 1:
-        return Reading(([parts] if parts else []), False, split, whole)
+        return Reading(([parts] if parts else []), False, [any(is_clause)], whole)
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:  # a megabyte with commas and no full stop: thousands of clauses
         marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
         near = {i - k for i in marked for k in range(WINDOW)}
         starts = sorted(i for i in near if 0 <= i <= len(parts) - WINDOW)
-    return Reading([parts[i : i + WINDOW] for i in starts], pasted, split, whole)
+    windows = [parts[i : i + WINDOW] for i in starts]
+    clausal = [any(is_clause[i : i + WINDOW]) for i in starts]
+    return Reading(windows, pasted, clausal, whole)
 
 
 def _few_plain_words(window: list[str]) -> bool:
@@ -132,22 +135,41 @@ def _few_plain_words(window: list[str]) -> bool:
     return sum(len(model.RUN.findall(s)) for s in window) <= reader.FEW_WORDS
 
 
-def _verdicts(windows: list[list[str]], pasted: bool, split: bool = False) -> list[str]:
+def _verdicts(
+    windows: list[list[str]],
+    pasted: bool,
+    clausal: list[bool] | None = None,
+    several: bool | None = None,
+) -> list[str]:
     """Each window's category or "none". The reader of word order joins the linear model on
     the windows the linear model is unsure of; a pasted text (past ``LONG`` sentences) is read
-    by the linear model alone, or its thousands of windows would hold the screen."""
+    by the linear model alone, or its thousands of windows would hold the screen. Windows of
+    clauses (``clausal``) have their own rule, ``_clause_verdicts``; the others of the same
+    text keep this one."""
     # Many windows give many chances of a false alarm: a long text needs more certainty.
-    several = len(windows) > 1
+    several = len(windows) > 1 if several is None else several
     if pasted or not reader.available():
         threshold = LONG_TEXT_THRESHOLD if several else None
         return [model.window_verdict(window, threshold) for window in windows]
-    if split and several:
-        return _clause_verdicts(windows)
+    if several and clausal and any(clausal):
+        verdicts = [model.NONE] * len(windows)
+        for flag, rule in ((True, _clause_verdicts), (False, _plain_verdicts)):
+            mine = [i for i, c in enumerate(clausal) if c == flag]
+            for i, verdict in zip(mine, rule([windows[i] for i in mine]), strict=True):
+                verdicts[i] = verdict
+        return verdicts
+    return _plain_verdicts(windows, several)
+
+
+def _plain_verdicts(windows: list[list[str]], several: bool = True) -> list[str]:
+    """``_verdicts`` for windows of whole sentences, the reader available."""
+    if not windows:
+        return []
     cut = reader.LONG_TEXT_THRESHOLD if several else reader.THRESHOLD
     probs = [model.window_probabilities(window) for window in windows]
     danger = [1.0 - p[model.NONE] for p in probs]
     unsure = [i for i, d in enumerate(danger) if reader.worth_reading(d, several)]
-    agree = len(windows) == 1 and danger[0] >= reader.FLOOR and _few_plain_words(windows[0])
+    agree = not several and danger[0] >= reader.FLOOR and _few_plain_words(windows[0])
     if agree:
         unsure = [0]
     # The time a text takes stays bounded: the windows nearest the line are read again, and
@@ -218,7 +240,7 @@ def _alone(parts: list[str]) -> str:
 def assess(text: str) -> Danger | None:
     """The most urgent danger in ``text`` (an emergency before a crisis), or ``None``."""
     reading = _windows(text)
-    verdicts = _verdicts(reading.windows, reading.pasted, reading.split)
+    verdicts = _verdicts(reading.windows, reading.pasted, reading.clausal)
     found = [c for c in verdicts if c != model.NONE]
     if not found:
         found = [c for c in [_alone(reading.sentences)] if c != model.NONE]
