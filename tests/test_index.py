@@ -192,3 +192,5 @@ def test_the_journal_lists_its_tags_from_the_index(vault: Vault) -> None:
     assert ("archive", 1) in SearchIndex(vault).tag_counts()
     journal.add(vault, "journal entry #3. need more #6 for the shelf. &#39;quoted&#39;")
     assert [t for t, _ in SearchIndex(vault).tag_counts()] == ["mood", "archive", "running"]
+    journal.add(vault, "a milestone #90days", tags=["12steps"])
+    assert {"90days", "12steps"} <= {t for t, _ in SearchIndex(vault).tag_counts()}

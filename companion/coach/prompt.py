@@ -4,8 +4,8 @@ instruction for that kind of danger with the help to point to, in the order it n
 
 from __future__ import annotations
 
+import hashlib
 from datetime import timedelta
-from functools import lru_cache
 
 from companion import clock
 from companion import config as app_config
@@ -56,8 +56,16 @@ def recent_danger(vault: Vault, hours: int = 24) -> safety.Danger | None:
     return None
 
 
-@lru_cache(maxsize=16)
+_READ: dict[bytes, safety.Danger | None] = {}
+"""What the last day's texts were found to say, by a digest of each: no words are kept."""
+
+
 def _read(text: str) -> safety.Danger | None:
     """The last day's writing is read again before every message to the coach: each text
     once is enough (a megabyte pasted into today's entry cost 0.4-1.5 s a message)."""
-    return safety.assess(text)
+    key = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    if key not in _READ:
+        if len(_READ) >= 64:
+            _READ.pop(next(iter(_READ)))
+        _READ[key] = safety.assess(text)
+    return _READ[key]

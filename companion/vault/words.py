@@ -27,9 +27,9 @@ _stemmer = snowballstemmer.stemmer("english")
 _STEMMING = threading.Lock()
 _STEMS: dict[str, str] = {}
 WORD = re.compile(r"[^\W_]+")
-TAG = re.compile(r"(?<![\w#&/])#([^\W\d_][\w-]{0,63})")
-"""A #tag written in the text: a letter first ("entry #3", "more #6" are numbers, and "&#39;"
-or a link's "/#top" are not tags), as the journal gives an entry its tags."""
+TAG = re.compile(r"(?<![\w#&/])#(?=[\w-]{0,63}[^\W\d_])([\w-]{1,64})")
+"""A #tag written in the text, as the journal gives an entry its tags: a letter in it
+("#90days" is one; "entry #3" and "#2024" are numbers), and not "&#39;" or a link's "/#top"."""
 POSSESSIVE = re.compile(r"['’]s\b")
 
 

@@ -224,19 +224,19 @@ def clauses(sentence: str) -> list[str]:
     danger among twenty of a day is drowned."""
     if len(WORD.findall(sentence)) <= LONG_SENTENCE:
         return [sentence]
-    pieces: list[str] = []
+    pieces: list[list[str]] = []  # joined at the end: a piece can gather thousands of cuts
     words = 0
     for cut in CLAUSE_END.split(sentence):
         if pieces and words < CLAUSE:
-            pieces[-1] += " " + cut
+            pieces[-1].append(cut)
         else:
-            pieces.append(cut)
+            pieces.append([cut])
             words = 0
         words += len(WORD.findall(cut))
     if len(pieces) > 1 and words < CLAUSE:  # a short last piece joins the one before
         last = pieces.pop()
-        pieces[-1] += " " + last
-    return pieces
+        pieces[-1] += last
+    return [" ".join(piece) for piece in pieces]
 
 
 PIECES = (3,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, ClassVar
 
 from textual import on
@@ -122,9 +123,9 @@ class SosScreen(Dialog[None]):
         contacts = prof.get("support_contacts") or []
         if prof.get("sponsor"):
             # the sponsor often is among the contacts too ("Dana (sponsor) 555-0142"): once
-            number = _digits(str(prof["sponsor"]))
-            others = [c for c in contacts if not number or _digits(str(c)) != number]
-            contacts = [f"Sponsor: {prof['sponsor']}", *others]
+            sponsor = str(prof["sponsor"])
+            others = [c for c in contacts if not _same_person(sponsor, str(c))]
+            contacts = [f"Sponsor: {sponsor}", *others]
         if contacts:
             parts.append("People you can call:\n" + "\n".join(f"- {c}" for c in contacts))
         return "\n\n".join(parts)
@@ -137,7 +138,13 @@ class SosScreen(Dialog[None]):
         self.dismiss(None)
 
 
-def _digits(contact: str) -> str:
-    """A contact's phone number as digits alone, or "" when it holds too few for one."""
-    digits = "".join(ch for ch in contact if ch.isdigit())
-    return digits if len(digits) >= 6 else ""
+def _same_person(one: str, other: str) -> bool:
+    """Whether two contacts are one person: the same number and the same first name ("Dana,
+    555-0142" and "Dana (sponsor) 555-0142"; not "Home (Mum & Dad) 555 0142")."""
+    digits = "".join(ch for ch in one if ch.isdigit())
+    name = next(iter(re.findall(r"[^\W\d_]+", one.lower())), "")
+    return (
+        len(digits) >= 6
+        and digits == "".join(ch for ch in other if ch.isdigit())
+        and name in re.findall(r"[^\W\d_]+", other.lower())
+    )
