@@ -1725,3 +1725,24 @@ def test_another_day_in_the_check_in_starts_at_its_top_with_the_date_in_sight(cr
     assert scrolled > 0  # the note was out of reach without scrolling
     yesterday = clock.today() - timedelta(days=1)
     assert focused == "mood" and any(f"{yesterday:%Y-%m-%d}" in line for line in top)
+
+
+def test_saving_a_check_in_again_says_it_was_updated(created) -> None:
+    """Enter on the last field saves, and Ctrl+S after the note saves again: two "Check-in
+    saved" notes read as one save made twice."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f4")
+        await pilot.press("7", "enter", "2", "enter", "8", "enter", "y", "enter")
+        await settle(pilot)
+        first = [n.message for n in app._notifications]
+        await pilot.press(*"slept ok")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        return first, [n.message for n in app._notifications]
+
+    first, after = drive(paths, scenario)
+    today = f"{clock.today():%Y-%m-%d}"
+    assert f"Check-in saved for {today}." in first
+    assert after[-1] == f"Check-in updated for {today}."

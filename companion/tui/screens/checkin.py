@@ -268,12 +268,16 @@ class CheckInScreen(DataScreen):
         if bad:
             self.notify("Some values need a look; nothing was saved yet.", severity="warning")
             return False
+        existed = checkins.get(self.vault, self.day) is not None
         try:
             saved = checkin.save(self.unlocked, self.day, values, from_form=True)
         except CompanionError as err:
             self.notify(str(err), severity="warning")
             return False
-        self.notify(f"Check-in saved for {self.day:%Y-%m-%d}.")
+        # Enter on the last field saves, then the note is saved too: two alike notes read as
+        # one save made twice.
+        done = "updated" if existed else "saved"
+        self.notify(f"Check-in {done} for {self.day:%Y-%m-%d}.")
         self.show_day()
         if saved.danger is not None:
             self.companion.action_sos(saved.danger)
