@@ -115,8 +115,10 @@ def _windows(text: str) -> Reading:
         cut = [clauses(part) for part in parts]
         parts = [clause for pieces in cut for clause in pieces]
     is_clause = [len(pieces) > 1 for pieces in cut for _ in pieces]
+    if not parts:
+        return Reading([], False, [], whole)
     if len(parts) <= WINDOW + 1:
-        return Reading(([parts] if parts else []), False, [any(is_clause)], whole)
+        return Reading([parts], False, [any(is_clause)], whole)
     starts: list[int] | range = range(len(parts) - WINDOW + 1)
     if len(parts) > LONG:  # a megabyte with commas and no full stop: thousands of clauses
         marked = [i for i, part in enumerate(parts) if model.alarmed(part)]
