@@ -324,7 +324,7 @@ def test_a_fact_just_added_is_edited_pinned_and_deleted_with_keys_alone(created)
         await unlock(pilot, PASSPHRASE, to="f7")
         await pilot.press("a")
         await settle(pilot)
-        await pilot.press(*"Sponsor is Sam", "tab", "enter")  # under "preferences"
+        await pilot.press(*"Sponsor is Sam", "tab", "enter")  # category left to the app
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
@@ -483,3 +483,22 @@ def test_every_line_of_a_fact_shows_after_the_list_is_refilled(created) -> None:
     rows, scrollbar = drive(paths, scenario, size=(80, 24))
     assert scrollbar
     assert all(drawn == needed for drawn, needed in rows), rows
+
+
+def test_a_fact_added_without_a_category_is_filed_where_the_chat_would_file_it(created) -> None:
+    """The Add dialog filled in "preferences", so "My sponsor is Dana" was filed as a
+    preference unless the person changed it; left empty, the category is the chat's."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f7")
+        await pilot.press("a")
+        await settle(pilot)
+        category = app.screen.query_one("#extra").value
+        await pilot.press(*"My sponsor is Dana", "enter", "enter")
+        await settle(pilot)
+        return category, [(f.text, f.category) for f in store.live_facts(app.vault)]
+
+    category, facts = drive(paths, scenario)
+    assert category == ""
+    assert facts == [("My sponsor is Dana", "relationships")]

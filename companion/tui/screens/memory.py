@@ -215,7 +215,8 @@ class MemoryScreen(DataScreen):
                 return
             text, category = result
             try:
-                added = store.add_fact(self.vault, text, category or "general", source="wrote")
+                category = category.strip() or guessed_category(text)
+                added = store.add_fact(self.vault, text, category, source="wrote")
             except CompanionError as err:
                 self.notify(str(err), severity="warning")
                 return
@@ -224,8 +225,8 @@ class MemoryScreen(DataScreen):
         dialog = PairPromptScreen(
             "Add something I should know",
             "Fact",
-            "Category (identity, goals, preferences, ...)",
-            category or "preferences",
+            "Category (identity, goals, ...; left empty, I choose)",
+            category,
             value=text,
         )
         self.editing = (dialog, None, "")
@@ -401,3 +402,12 @@ class MemoryScreen(DataScreen):
             self.notify("u brings this fact back.")
         else:
             self.action_edit()
+
+
+def guessed_category(text: str) -> str:
+    """Where the chat would file these words ("my sponsor is Dana": relationships), or
+    "general": the dialog used to fill in "preferences", and every fact added went there."""
+    from companion.coach import capture
+
+    found = [c for c in capture.detect(text) if isinstance(c, capture.Capture)]
+    return found[0].category if found else "general"
