@@ -158,3 +158,21 @@ def test_crash_report_shows_no_values(created, passfile, tmp_path) -> None:
     assert marker("note") not in result.stderr
     assert scan(log_dir()) == []
     assert "boom.py" in (log_dir() / "companion.log").read_text()
+
+
+def test_locking_drops_what_the_crisis_detector_read(vault) -> None:
+    """The detector remembers the sentences and words it read (each is read once), and the
+    coach what the last day's writing was found to say: at lock, none of it stays."""
+    from companion.activity import journal
+    from companion.coach import prompt, safety
+    from companion.coach.safety import model
+    from companion.config import Config
+    from companion.usecases.unlocked import Unlocked
+
+    said = "took the whole bottle of zopiclone an hour ago and my chest is tight"
+    journal.add(vault, said)
+    assert prompt.recent_danger(vault) is not None and safety.detect(said)
+    assert model.sentence_parts.cache_info().currsize > 0 and prompt._READ
+    Unlocked(vault, Config()).close()
+    assert model.sentence_parts.cache_info().currsize == 0
+    assert model._word.cache_info().currsize == 0 and not prompt._READ

@@ -502,3 +502,7 @@ def test_a_fact_added_without_a_category_is_filed_where_the_chat_would_file_it(c
     category, facts = drive(paths, scenario)
     assert category == ""
     assert facts == [("My sponsor is Dana", "relationships")]
+    # a reminder the chat keeps opens a follow-up; added here it is a plain fact
+    from companion.tui.screens.memory import guessed_category
+
+    assert guessed_category("remind me to call my mum on sunday") == "general"

@@ -60,6 +60,11 @@ _READ: dict[bytes, safety.Danger | None] = {}
 """What the last day's texts were found to say, by a digest of each: no words are kept."""
 
 
+def forget() -> None:
+    """At lock: what the last day's texts were found to say goes too."""
+    _READ.clear()
+
+
 def _read(text: str) -> safety.Danger | None:
     """The last day's writing is read again before every message to the coach: each text
     once is enough (a megabyte pasted into today's entry cost 0.4-1.5 s a message)."""

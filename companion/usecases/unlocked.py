@@ -5,6 +5,7 @@ and every use case takes it; time comes from ``companion.clock``, the one clock.
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -67,3 +68,8 @@ class Unlocked:
             if settle and not self.vault.read_only and not self.vault.database.is_closed():
                 self.vault.index.merge()
         self.vault.close()
+        # The sentences read for danger and what they were found to say go with the key;
+        # a command that never read any never loaded these modules (not imported for it).
+        for name in ("companion.coach.safety", "companion.coach.prompt"):
+            if (module := sys.modules.get(name)) is not None:
+                module.forget()

@@ -23,6 +23,7 @@ __all__ = [
     "Danger",
     "assess",
     "detect",
+    "forget",
     "new_sentences",
     "warm",
 ]
@@ -279,6 +280,17 @@ def warm() -> None:
     if reader.available():  # numpy and the reader: the first unsure text pays for neither
         reader.reader()
     assess(WARM_UP)
+
+
+def forget() -> None:
+    """Drop every cache keyed by what the person wrote (sentences, words, their pieces): the
+    app calls it at lock, so none of it stays in the detector's memory."""
+    from companion.coach.safety import text
+
+    model.sentence_parts.cache_clear()
+    model._word.cache_clear()
+    text.word_features.cache_clear()
+    reader._pieces.cache_clear()
 
 
 def detect(text: str) -> bool:

@@ -410,4 +410,6 @@ def guessed_category(text: str) -> str:
     from companion.coach import capture
 
     found = [c for c in capture.detect(text) if isinstance(c, capture.Capture)]
-    return found[0].category if found else "general"
+    # a reminder is the chat's to keep (it opens a follow-up): added here, it is a fact
+    kept = [c.category for c in found if c.category != "reminders"]
+    return kept[0] if kept else "general"
