@@ -495,7 +495,7 @@ def test_a_fact_added_without_a_category_is_filed_where_the_chat_would_file_it(c
         await pilot.press("a")
         await settle(pilot)
         category = app.screen.query_one("#extra").value
-        await pilot.press(*"My sponsor is Dana", "enter", "enter")
+        await pilot.press(*"My sponsor is Dana", "enter")
         await settle(pilot)
         return category, [(f.text, f.category) for f in store.live_facts(app.vault)]
 

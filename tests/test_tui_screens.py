@@ -448,6 +448,7 @@ def test_memory_panel_edit_delete_pin_and_fresh_start(created) -> None:
         await pilot.press("a")
         await settle(pilot)
         app.screen.query_one("#value").value = "Allergic to cats"
+        app.screen.query_one("#extra").value = "preferences"  # below identity in the list
         await pilot.press("enter")
         await settle(pilot)
         assert "Allergic to cats" in screen_text(app)

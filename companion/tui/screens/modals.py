@@ -38,12 +38,13 @@ class Dialog(ModalScreen[Answer | None], CompanionScreen[Answer | None]):
 
     def next_empty(self, event: Input.Submitted | Button.Pressed) -> bool:
         """Enter in one of several fields goes on to the next empty one, as a person filling
-        them in expects, before anything is checked; True if it did."""
+        them in expects, before anything is checked (not to one that may stay empty, class
+        "optional"); True if it did."""
         if not isinstance(event, Input.Submitted):
             return False
         fields = list(self.query(Input))
         later = fields[fields.index(event.input) + 1 :] if event.input in fields else []
-        empty = next((field for field in later if not field.value), None)
+        empty = next((f for f in later if not f.value and not f.has_class("optional")), None)
         if empty is not None:
             empty.focus()
         return empty is not None
@@ -177,7 +178,7 @@ class PromptScreen(InputDialog[str]):
 
 
 class PairPromptScreen(InputDialog[tuple[str, str]]):
-    """Two lines (a fact and its category); ``None`` when cancelled."""
+    """Two lines (a fact and its category, which may stay empty); ``None`` when cancelled."""
 
     def __init__(
         self, title: str, placeholder: str, second: str, second_value: str, value: str = ""
@@ -188,7 +189,7 @@ class PairPromptScreen(InputDialog[tuple[str, str]]):
 
     def inputs(self) -> ComposeResult:
         yield Field(self.value, placeholder=self.placeholder, id="value")
-        yield Field(self.second_value, placeholder=self.second, id="extra")
+        yield Field(self.second_value, placeholder=self.second, id="extra", classes="optional")
 
     def answer(self) -> tuple[str, str]:
         return self.query_one("#value", Input).value, self.query_one("#extra", Input).value
