@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from companion.coach.safety import model, reader
 from companion.coach.safety.denial import without_denials
-from companion.coach.safety.text import clauses, normalise, sentences
+from companion.coach.safety.text import clauses, normalise, sentences, word_features
 
 __all__ = [
     "CATEGORIES",
@@ -138,23 +138,18 @@ def _few_plain_words(window: list[str]) -> bool:
     return sum(len(model.RUN.findall(s)) for s in window) <= reader.FEW_WORDS
 
 
-def _verdicts(
-    windows: list[list[str]],
-    pasted: bool,
-    clausal: list[bool] | None = None,
-    several: bool | None = None,
-) -> list[str]:
+def _verdicts(windows: list[list[str]], pasted: bool, clausal: list[bool]) -> list[str]:
     """Each window's category or "none". The reader of word order joins the linear model on
     the windows the linear model is unsure of; a pasted text (past ``LONG`` sentences) is read
     by the linear model alone, or its thousands of windows would hold the screen. Windows of
     clauses (``clausal``) have their own rule, ``_clause_verdicts``; the others of the same
     text keep this one."""
     # Many windows give many chances of a false alarm: a long text needs more certainty.
-    several = len(windows) > 1 if several is None else several
+    several = len(windows) > 1
     if pasted or not reader.available():
         threshold = LONG_TEXT_THRESHOLD if several else None
         return [model.window_verdict(window, threshold) for window in windows]
-    if several and clausal and any(clausal):
+    if several and any(clausal):
         verdicts = [model.NONE] * len(windows)
         for flag, rule in ((True, _clause_verdicts), (False, _plain_verdicts)):
             mine = [i for i, c in enumerate(clausal) if c == flag]
@@ -186,10 +181,15 @@ def _plain_verdicts(windows: list[list[str]], several: bool = True) -> list[str]
         if agree and 1.0 - read[i][model.NONE] < reader.AGREE:
             verdicts.append(model.NONE)
         elif i in read:
-            verdicts.append(model.verdict({c: (v + read[i][c]) / 2 for c, v in p.items()}, cut))
+            verdicts.append(_averaged(p, read[i], cut))
         else:
             verdicts.append(model.verdict(p, alone))
     return verdicts
+
+
+def _averaged(linear: dict[str, float], read: dict[str, float], line: float) -> str:
+    """The verdict of the two models' probabilities averaged, at ``line``."""
+    return model.verdict({c: (v + read[c]) / 2 for c, v in linear.items()}, line)
 
 
 def _clause_verdicts(windows: list[list[str]]) -> list[str]:
@@ -204,10 +204,7 @@ def _clause_verdicts(windows: list[list[str]]) -> list[str]:
         zip(chosen, reader.probabilities([" ".join(windows[i]) for i in chosen]), strict=True)
     )
     return [
-        model.verdict({c: (v + read[i][c]) / 2 for c, v in p.items()}, CLAUSE_CUT)
-        if i in read
-        else model.NONE
-        for i, p in enumerate(probs)
+        _averaged(p, read[i], CLAUSE_CUT) if i in read else model.NONE for i, p in enumerate(probs)
     ]
 
 
@@ -237,7 +234,7 @@ def _alone(parts: list[str]) -> str:
     if 1.0 - linear[model.NONE] < ALONE_FLOOR:
         return model.NONE
     (read,) = reader.probabilities([sentence])
-    return model.verdict({c: (v + read[c]) / 2 for c, v in linear.items()}, ALONE_CUT)
+    return _averaged(linear, read, ALONE_CUT)
 
 
 def assess(text: str) -> Danger | None:
@@ -285,11 +282,9 @@ def warm() -> None:
 def forget() -> None:
     """Drop every cache keyed by what the person wrote (sentences, words, their pieces): the
     app calls it at lock, so none of it stays in the detector's memory."""
-    from companion.coach.safety import text
-
     model.sentence_parts.cache_clear()
     model._word.cache_clear()
-    text.word_features.cache_clear()
+    word_features.cache_clear()
     reader._pieces.cache_clear()
 
 
