@@ -83,9 +83,10 @@ def test_crisis_detection_precision_and_recall() -> None:
 
 
 def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
-    """The pre-check (``lexicon.possible``) may skip a pattern only when it cannot match: the
-    concepts found are those every pattern would find, on every training sentence, and the
-    shipped table of beginnings is the one the patterns give today."""
+    """The pre-check (``lexicon.places``) may leave a pattern untried at a place only when no
+    match of it begins there: the concepts found are those every pattern would find, on every
+    training sentence, and the shipped table of beginnings is the one the patterns give
+    today."""
     from companion.coach.safety import lexicon
     from companion.coach.safety.text import sentences, tokens
     from scripts.train_safety import training_rows
@@ -95,18 +96,30 @@ def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
         lexicon.STEM_STARTS,
         lexicon.ANYWHERE,
     ), "run python -m scripts.train_safety --starts"
+
+    def tried(spelled: list[str]) -> dict[str, set[int]]:
+        out: dict[str, set[int]] = {}
+        for at, names in lexicon.places(" ".join(spelled), spelled):
+            for name in names:
+                out.setdefault(name, set()).add(at)
+        return out
+
     checked = 0
     for row in training_rows():
         for sentence in sentences(row["text"]):
             spelled = tokens(sentence)
             text = " ".join(spelled)
             every = {name for name, pattern in lexicon.patterns().items() if pattern.search(text)}
-            assert every <= lexicon.possible(text), text
+            begin = tried(spelled)
+            for name in every - lexicon.ANYWHERE:
+                where = {m.start() for m in lexicon.compiled(name).finditer(text)}
+                assert where & begin.get(name, set()), (name, text)
             assert {m for m in lexicon.marks(spelled) if m in lexicon.SOURCES} == every
             checked += 1
     assert checked > 5000
-    assert lexicon.possible("slept well, lovely walk") == set()
-    assert "k:suicide" in lexicon.possible("suicidal again")
+    assert tried(tokens("slept well, lovely walk")) == {}
+    assert tried(tokens("so tired. suicidal again"))["k:suicide"] == {11}
+    assert 11 in tried(tokens("mum's ok. took all the pills"))["k:too_much"]
 
 
 def test_a_long_sentence_is_read_in_clauses_and_not_a_word_is_left_out() -> None:

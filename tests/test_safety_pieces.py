@@ -55,7 +55,8 @@ def test_a_trained_word_is_looked_up_as_its_pieces_would_weigh_it() -> None:
     trained = [name[2:] for name in list(w.at)[:2000] if name.startswith("w:")]
     assert len(w.known) and trained
     for word in trained[::20]:
-        _, summed, count = model._word(word, False)
+        row = model._word(word, False)
+        summed, count = row[width : 2 * width], row[-1]
         found = split(word, w.pieces)
         assert count == len(found)
         for i in range(width):

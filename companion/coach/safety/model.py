@@ -14,6 +14,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import repeat, starmap
+from operator import add, mul
 from pathlib import Path
 
 from companion.coach.safety.lexicon import combine, marks
@@ -134,12 +136,14 @@ def _features(names: Iterable[str]) -> list[float]:
     return _weigh(map(weights().at.get, names))
 
 
-Word = tuple[tuple[float, ...], tuple[float, ...], int]
+Word = tuple[float, ...]
+"""A word's features' weights per class, then its pieces' summed weights per class, then how
+many pieces it has: one flat row, so a sentence's words are summed in one pass."""
 
 
 @lru_cache(maxsize=100_000)
 def _word(word: str, negated: bool) -> Word:
-    """A word's features' weights, its pieces' summed weights, and how many pieces it has."""
+    """A word's row (``Word``)."""
     w = weights()
     width = len(w.classes)
     start = w.at.get("w:" + word)
@@ -149,13 +153,13 @@ def _word(word: str, negated: bool) -> Word:
             own = tuple(_weigh((start, w.at.get("n:" + word))))
         else:  # most words: one slice, not a sum of one row (5% of a first reading)
             own = tuple(w.values[start : start + width])
-        return own, tuple(w.known[row : row + width]), int(w.known[row + width])
+        return own + tuple(w.known[row : row + width + 1])
     found = split(word, w.pieces)
     meaning = _weigh(map(w.pieces.__getitem__, found))
     names = word_features(word, negated)
     if names[0] in w.at:  # a trained word: its row holds its letter pieces' weights too
         names = (names[0], names[-1]) if negated else names[:1]
-    return tuple(_features(names)), tuple(meaning), len(found)
+    return (*_features(names), *meaning, len(found))
 
 
 @lru_cache(maxsize=4_096)
@@ -165,6 +169,17 @@ def _concepts(present: frozenset[str]) -> tuple[float, ...]:
 
 
 Parts = tuple[tuple[float, ...], frozenset[str], tuple[float, ...], int]
+PAIR = "b:{}_{}".format
+"""A word pair's feature name (``text.pairs``); a pair across a clause break names nothing
+trained, so it weighs nothing, as in training."""
+
+
+@cache
+def _pair(start: int) -> Word:
+    """A trained word pair's weights (where they start in ``values``) as a ``Word`` row with no
+    meaning and no pieces, so it is summed with the words."""
+    width = len(weights().classes)
+    return (*weights().values[start : start + width], *[0.0] * (width + 1))
 
 
 @lru_cache(maxsize=20_000)
@@ -173,15 +188,18 @@ def sentence_parts(sentence: str) -> Parts:
     summed weights and count: words are weighed once each and remembered, so a long text
     costs about its distinct words."""
     spelled = tokens(sentence, normalised=True)
-    words, pairs = units(spelled)
-    weighed = [_word(word, negated) for word, negated in words]
-    total = zip(_features(pairs), *(vector for vector, _, _ in weighed), strict=True)
-    meaning = zip([0.0] * len(weights().classes), *(m for _, m, _ in weighed), strict=True)
+    words, chain = units(spelled)
+    width = len(weights().classes)
+    rows = list(starmap(_word, words))
+    paired = map(weights().at.get, map(PAIR, chain, chain[1:]))
+    rows += [_pair(start) for start in paired if start is not None]
+    # summed column by column in C: the features' weights, the meaning, the count of pieces
+    summed: list[float] = list(map(sum, zip(*rows, strict=True))) or [0.0] * (2 * width + 1)
     return (
-        tuple(map(sum, total)),
+        tuple(summed[:width]),
         marks(spelled),
-        tuple(map(sum, meaning)),
-        sum(n for _, _, n in weighed),
+        tuple(summed[width : 2 * width]),
+        int(summed[-1]),
     )
 
 
@@ -196,15 +214,14 @@ def _probabilities(raw: list[float]) -> dict[str, float]:
 def window_scores(parts: list[str]) -> list[float]:
     """The model's score per class for sentences read together: what ``text.features`` of
     their text and the mean of their pieces would give it, from remembered sentence weights."""
-    read = [sentence_parts(sentence) for sentence in parts]
-    present = frozenset().union(*(found for _, found, _, _ in read))
-    count = sum(n for _, _, _, n in read)
+    vectors, found, meanings, counts = zip(*map(sentence_parts, parts), strict=True)
+    count = sum(counts)
     share = 1.0 / count if count else 0.0
-    # summed column by column in C (zip, sum): a pasted megabyte reads ~20,000 windows
-    vectors = (v for v, _, _, _ in read)
-    fixed = map(sum, zip(weights().intercept, _concepts(present), *vectors, strict=True))
-    meaning = map(sum, zip(*(m for _, _, m, _ in read), strict=True))
-    return [f + share * m for f, m in zip(fixed, meaning, strict=True)]
+    # summed column by column in C (zip, sum, map): a pasted megabyte reads ~20,000 windows
+    concepts = _concepts(frozenset().union(*found))
+    fixed = map(sum, zip(weights().intercept, concepts, *vectors, strict=True))
+    meaning = map(sum, zip(*meanings, strict=True))
+    return list(map(add, fixed, map(mul, meaning, repeat(share))))
 
 
 def window_probabilities(parts: list[str]) -> dict[str, float]:
@@ -217,10 +234,17 @@ def window_verdict(parts: list[str], threshold: float | None = None) -> str:
     megabyte reads ~20,000 windows."""
     w = weights()
     raw = window_scores(parts)
+    line = w.threshold if threshold is None else threshold
+    none = w.classes.index(NONE)
+    others = raw[:none] + raw[none + 1 :]
+    # Danger is s / (1 + s), s the sum of exp(score - score of none) over the others: under
+    # the line when s < line / (1 - line), which holds when even len(others) times the largest
+    # term is under it. Most windows are told apart so, with no exponential.
+    if 0.0 < line < 1.0 and max(others) - raw[none] < math.log(line / (1.0 - line) / len(others)):
+        return NONE
     top = max(raw)
     exps = [math.exp(v - top) for v in raw]
-    none = w.classes.index(NONE)
-    if 1.0 - exps[none] / sum(exps) < (w.threshold if threshold is None else threshold):
+    if 1.0 - exps[none] / sum(exps) < line:
         return NONE
     return w.classes[max((i for i in range(len(raw)) if i != none), key=raw.__getitem__)]
 

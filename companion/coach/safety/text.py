@@ -174,23 +174,27 @@ for _stem in (
     WORDS.setdefault(_stem, _stem + "g")
 
 PHRASES = [
-    (re.compile(r"\bsewer ?slide\b"), "suicide"),
-    (re.compile(r"\bo\.d\.?"), "overdose"),
-    (re.compile(r"\bself[- ]?harm"), "self harm"),
-    (re.compile(r"\bmy ?self\b"), "myself"),
+    # "word(?<!\wword)" is "\bword": a pattern that begins with its words is found as quickly
+    # as text is (a literal prefix), one that begins with a boundary is tried at every letter
+    (re.compile(r"sewer(?<!\wsewer) ?slide\b"), "suicide"),
+    (re.compile(r"o\.d(?<!\wo\.d)\.?"), "overdose"),
+    (re.compile(r"self(?<!\wself)[- ]?harm"), "self harm"),
+    (re.compile(r"my self(?<!\wmy self)\b"), "myself"),
 ]
 NEGATORS = {"not", "no", "never", "nothing", "nobody", "without", "neither", "nor"}
 TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[.!?;,:]")
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 VOWEL_RUN = re.compile(r"([aeiouy])\1{2,}")
 CONSONANT_RUN = re.compile(r"([^aeiouy\W\d])\1{2,}")
+ASCII_CONSONANT_RUN = re.compile(r"([b-df-hj-np-tv-xz_])\1{2,}")
+"""``CONSONANT_RUN`` for lower-case ASCII text, where they find the same: twice as fast."""
 
 
 def normalise(text: str) -> str:
     """Lower case, one kind of apostrophe, long letter runs squeezed ("diiiie" -> "die")."""
     text = text.lower().replace("’", "'").replace("‘", "'").replace("`", "'")
     text = VOWEL_RUN.sub(r"\1", text)
-    text = CONSONANT_RUN.sub(r"\1\1", text)
+    text = (ASCII_CONSONANT_RUN if text.isascii() else CONSONANT_RUN).sub(r"\1\1", text)
     for pattern, replacement in PHRASES:
         text = pattern.sub(replacement, text)
     return text
@@ -198,10 +202,8 @@ def normalise(text: str) -> str:
 
 def tokens(text: str, normalised: bool = False) -> list[str]:
     """Normalised words (texting and slang spelled out) and clause punctuation."""
-    out: list[str] = []
-    for raw in TOKEN.findall(text if normalised else normalise(text)):
-        out.extend(WORDS.get(raw, raw).split())
-    return out
+    typed = TOKEN.findall(text if normalised else normalise(text))
+    return " ".join(map(WORDS.get, typed, typed)).split()  # each spelled out, or as typed
 
 
 def sentences(text: str) -> list[str]:
@@ -255,33 +257,41 @@ def word_features(word: str, negated: bool) -> tuple[str, ...]:
 
 
 BREAKS = frozenset({".", "!", "?", ";", ",", ":", "but", "though", "although", "however"})
+PUNCTUATION = frozenset(tok for tok in BREAKS if not tok.isalpha())
+BREAK = "|"
+"""Where a clause ends in ``units``' chain of words: no pair spans it."""
 
 
 def units(spelled: list[str]) -> tuple[list[tuple[str, bool]], list[str]]:
-    """(word, negated) for each word, and the word pairs: a negation governs the words after
-    it until the clause ends, and no pair spans a clause break."""
+    """(word, negated) for each word, and the chain of words with ``BREAK`` where a clause
+    ends: a negation governs the words after it until the clause ends, and the word pairs
+    (``pairs``) are the neighbours in the chain."""
+    chain = [BREAK if tok in BREAKS else tok for tok in spelled]
+    if NEGATORS.isdisjoint(spelled):  # most sentences: nothing is negated
+        return [(tok, False) for tok in spelled if tok not in PUNCTUATION], chain
     words: list[tuple[str, bool]] = []
-    chain: list[str] = []
     negated = False
     for tok in spelled:
         if tok in BREAKS:
             negated = False
-            chain.append("|")
             if tok.isalpha():
                 words.append((tok, False))
             continue
         words.append((tok, negated and tok not in NEGATORS))
-        chain.append(tok)
         if tok in NEGATORS:
             negated = True
-    pairs = [f"b:{a}_{b}" for a, b in pairwise(chain) if a != "|" and b != "|"]
-    return words, pairs
+    return words, chain
+
+
+def pairs(chain: list[str]) -> list[str]:
+    """The word-pair features of a chain of words (``units``)."""
+    return [f"b:{a}_{b}" for a, b in pairwise(chain) if a != BREAK and b != BREAK]
 
 
 def sentence_features(spelled: list[str]) -> Counter[str]:
     """The counted word-level features of one sentence's spelled-out words."""
-    words, pairs = units(spelled)
-    found: Counter[str] = Counter(pairs)
+    words, chain = units(spelled)
+    found: Counter[str] = Counter(pairs(chain))
     for word, negated in words:
         found.update(word_features(word, negated))
     return found
