@@ -77,3 +77,20 @@ def test_the_quick_verdict_is_the_verdict_of_the_probabilities() -> None:
         for threshold in (None, 0.5):
             probs = model.window_probabilities(window)
             assert model.window_verdict(window, threshold) == model.verdict(probs, threshold)
+
+
+def test_a_pasted_text_is_decided_as_each_of_its_windows_would_be() -> None:
+    """``pasted.verdicts`` scores every window of a long text at once on numpy; on the windows
+    of every development and training text, each verdict must be ``window_verdict``'s, at the
+    trained line and at a long text's line."""
+    from companion.coach import safety
+    from companion.coach.safety import pasted
+    from scripts.train_safety import training_rows
+
+    windows = [w for row in training_rows() for w in safety._windows(row["text"]).windows]
+    assert len(windows) > 5000
+    for line in (None, safety.LONG_TEXT_THRESHOLD):
+        expected = [model.window_verdict(window, line) for window in windows]
+        assert pasted.verdicts(windows, line) == expected
+        assert sum(v != model.NONE for v in expected) > 1000  # dangers among them, not only none
+    assert pasted.verdicts([], None) == []

@@ -79,12 +79,14 @@ def test_without_numpy_the_detector_still_reads_with_the_linear_model() -> None:
         "assert not reader.available()\n"
         "print(safety.assess('i swallowed the whole bottle of pills an hour ago') is not None)\n"
         "print(safety.assess('walked the dog and made soup, quiet day') is None)\n"
+        "day = 'walked the dog. made soup. '\n"  # pasted: past safety.LONG sentences
+        "print(safety.assess(day * 300 + 'i swallowed the whole bottle of pills') is not None)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["True", "True"]
+    assert result.stdout.split() == ["True", "True", "True"]
 
 
 @pytest.mark.parametrize(

@@ -189,7 +189,7 @@ SOURCES: dict[str, str] = {f"k:{n}": _source(p) for n, p in CONCEPT_PARTS.items(
 }
 """Each concept's and modifier's pattern, as text: compiled when first searched
 (``compiled``). Compiling all 14 at import cost 10 ms of the detector's 14 ms import, and
-most texts need only a few of them (``possible``)."""
+most texts need only a few of them (``places``)."""
 
 
 @cache
@@ -288,9 +288,10 @@ def derive_starts() -> Starts:
     )
 
 
-def places(text: str, spelled: list[str]) -> list[tuple[int, frozenset[str]]]:
-    """Each place in ``text`` (``spelled`` joined by spaces) where a run of letters is, or
-    begins with, a way some patterns begin (``derive_starts``), with those patterns."""
+def places(text: str, words: set[str]) -> list[tuple[int, frozenset[str]]]:
+    """Each place in ``text`` (spelled-out words joined by spaces; ``words``, the set of them)
+    where a run of letters is, or begins with, a way some patterns begin (``derive_starts``),
+    with those patterns."""
     found = []
     spaced = f" {text} "
     if "'" in text:  # "mum's" holds two runs, "mum" and "s": found as the patterns see them
@@ -298,7 +299,7 @@ def places(text: str, spelled: list[str]) -> list[tuple[int, frozenset[str]]]:
             if run.group() in WORD_STARTS:
                 found.append((run.start(), WORD_STARTS[run.group()]))
     else:  # each word is a run: found as " word " in " text "
-        for word in WORD_STARTS.keys() & set(spelled):
+        for word in WORD_STARTS.keys() & words:
             key = f" {word} "
             at = spaced.find(key)
             while at >= 0:
@@ -314,13 +315,13 @@ def marks(spelled: list[str]) -> frozenset[str]:
     text: a try at one place costs a fraction of a search, and most patterns are tried
     nowhere (the lexicon's searches were a third of the reading of a pasted megabyte)."""
     text = " ".join(spelled)
-    found = {name for name in ANYWHERE if compiled(name).search(text)}
-    for at, names in places(text, spelled):
-        for name in names - found:
-            if compiled(name).match(text, at):
-                found.add(name)
     words = set(spelled)
-    found.update(f"m:{name}" for name, group in MODIFIER_WORDS.items() if words & group)
+    found = [f"m:{name}" for name, group in MODIFIER_WORDS.items() if not words.isdisjoint(group)]
+    found += [name for name in ANYWHERE if compiled(name).search(text)]
+    for at, names in places(text, words):
+        for name in names:
+            if name not in found and compiled(name).match(text, at):
+                found.append(name)
     return frozenset(found)
 
 

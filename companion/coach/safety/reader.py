@@ -61,13 +61,19 @@ its 10 ms (docs/safety.md, "A small reader of word order")."""
 
 
 @cache
+def numpy_found() -> bool:
+    """Whether numpy can be imported: found, not imported, so a text the linear model is sure
+    of never pays for it."""
+    try:
+        return importlib.util.find_spec("numpy") is not None
+    except ValueError:  # numpy in sys.modules as None: blocked on purpose
+        return False
+
+
+@cache
 def available() -> bool:
     """Whether numpy and the weights are there; without them the linear model reads alone."""
-    try:  # found, not imported: a text the linear model is sure of never pays for numpy
-        found = importlib.util.find_spec("numpy") is not None
-    except ValueError:  # numpy in sys.modules as None: blocked on purpose
-        found = False
-    return found and WEIGHTS.exists() and VOCAB.exists()
+    return numpy_found() and WEIGHTS.exists() and VOCAB.exists()
 
 
 def worth_reading(danger: float, several: bool) -> bool:
