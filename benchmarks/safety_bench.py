@@ -93,13 +93,17 @@ def reread(texts: list[str]) -> float:
     return read / max(1, total)
 
 
-def every_text(rng: random.Random) -> str:
-    """Every labelled text of the project once (about 1.4 MB), shuffled."""
+def every_text(rng: random.Random, harmless: bool = False) -> str:
+    """Every labelled text of the project once (about 1.4 MB), shuffled; ``harmless``: only
+    those labelled no danger (about 0.97 MB: everyday writing and its hard negatives, what
+    a diary pasted in is made of)."""
     texts = {}
     for path in sorted(DEV.parent.rglob("*.jsonl")):
         for line in path.read_text().splitlines():
             row = json.loads(line)
-            if isinstance(row, dict) and isinstance(row.get("text"), str):
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                continue
+            if not harmless or row.get("category") == "none":
                 texts[row["text"]] = None
     ordered = list(texts)
     rng.shuffle(ordered)
@@ -158,6 +162,10 @@ def main() -> None:
     unique = every_text(rng)[:1_000_000]
     times = [cold(unique) for _ in range(3)]
     label = f"pasted text, {len(unique) / 1e6:.1f} MB, no sentence twice, median of 3"
+    row(label, statistics.median(times), target="target <= 1000 ms")
+    diary = every_text(rng, harmless=True)
+    times = [cold(diary) for _ in range(3)]
+    label = f"the same, {len(diary) / 1e6:.2f} MB of harmless writing only, median of 3"
     row(label, statistics.median(times), target="target <= 1000 ms")
     # Bytecode cached, as after an install: an unmeasured first run writes the .pyc files
     # (with PYTHONDONTWRITEBYTECODE set, every run would compile our modules again, about
