@@ -1443,6 +1443,28 @@ def test_a_paste_of_several_lines_into_the_chat_keeps_every_line(created) -> Non
     assert drive(paths, scenario) == "rough night. slept maybe 3 hours called dana"
 
 
+def test_writing_pasted_after_the_app_locked_is_not_taken_for_a_passphrase(created) -> None:
+    """The vault locked while the person was away; back, they paste what they were writing: it
+    must not fill the passphrase field with dots (and be tried as one), and they are told."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        app.post_message(events.Paste("rough night.\nslept maybe 3 hours, called dana"))
+        await settle(pilot)
+        field = app.screen.query_one("#passphrase")
+        told = [n.message for n in app._notifications]
+        app.post_message(events.Paste(PASSPHRASE))  # a passphrase pasted still goes in
+        await settle(pilot)
+        return isinstance(app.screen, UnlockScreen), field.value, told
+
+    locked, value, told = drive(paths, scenario)
+    assert locked and value == PASSPHRASE
+    assert any("not a passphrase" in message for message in told)
+
+
 def test_enter_after_a_journal_title_goes_on_to_the_words(created) -> None:
     paths, _ = created
 

@@ -182,6 +182,14 @@ async def run_own_binding(widget: Widget, event: events.Key) -> bool:
     return False
 
 
+LONGEST_SECRET = 1_024
+"""Characters past which a paste into a passphrase field is taken for writing, not a secret."""
+NOT_A_SECRET = (
+    "That looks like writing, not a passphrase, so it was not put here. "
+    "It is still on your clipboard: paste it again once you are in."
+)
+
+
 class Field(Input, Holding):
     """The Input of our screens."""
 
@@ -204,6 +212,11 @@ class Field(Input, Holding):
         event.stop()
         event.prevent_default()  # not Input's own as well
         lines = event.text.splitlines()
+        if self.password and (len(lines) > 1 or len(event.text) > LONGEST_SECRET):
+            # writing pasted after the app locked: not a passphrase, and not to be hidden in
+            # dots here (it would be tried as one on Enter)
+            self.notify(NOT_A_SECRET, title="Not pasted", severity="warning", markup=False)
+            return
         if len(lines) > 1:
             lines = [" ".join(line.strip() for line in lines if line.strip())]
         text = lines[0] if lines else ""  # one line as it is: a passphrase may end in a space
