@@ -197,6 +197,30 @@ def test_journal_add_list_show_search(cli) -> None:
     assert missing.returncode == 2 and "no journal entry 99" in missing.stderr
 
 
+def test_an_imported_entry_with_many_tags_can_be_edited_but_new_ones_are_bounded(
+    vault: Vault,
+) -> None:
+    """Forty tags from an import stay editable; forty more typed at once are writing that went
+    into the tags field, refused with a word on it, and the entry is left as it was."""
+    from companion.config import Config
+    from companion.errors import InvalidInput
+    from companion.usecases import journaling
+    from companion.usecases.unlocked import Unlocked
+
+    unlocked = Unlocked(vault, Config(region="US"))
+    imported = [f"trip{i}" for i in range(40)]
+    entry = journal.add(vault, "Lisbon, day three.", tags=imported, imported=True)
+    saved = journaling.save_entry(unlocked, "Lisbon, day three. Rain.", "", imported, entry.id)
+    assert saved.entry.tags == imported
+    pasted = [f"word{i}" for i in range(31)]
+    with pytest.raises(InvalidInput, match="move it into the entry"):
+        journaling.save_entry(unlocked, "Lisbon, day three. Rain!", "", imported + pasted, entry.id)
+    with pytest.raises(InvalidInput, match="at most 64 characters"):
+        journaling.save_entry(unlocked, "Another day.", "", ["x" * 65])
+    assert journal.get(vault, entry.id).text == "Lisbon, day three. Rain."
+    assert journal.count() == 1
+
+
 def test_one_megabyte_entry_through_stdin(cli) -> None:
     text = ("I am writing a very long entry. " * 33_000)[:1_000_000] + "\nthe end ✓"
     result = cli("journal", "add", "-", input=text.encode("utf-8"))

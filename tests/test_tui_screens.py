@@ -1465,6 +1465,35 @@ def test_writing_pasted_after_the_app_locked_is_not_taken_for_a_passphrase(creat
     assert any("not a passphrase" in message for message in told)
 
 
+def test_writing_pasted_into_the_journal_tags_is_not_saved_as_a_tag_a_word(created) -> None:
+    """A diary pasted into Tags by mistake became one tag for every word ("#a", "#the", ...);
+    now the save is refused with a word on what happened, and both fields keep their text."""
+    paths, _ = created
+    pasted = (
+        "walked to the shop in the rain and talked to mum about christmas, then made soup, "
+        "watched two episodes of that baking show with dana, folded laundry, answered emails "
+        "from work I had been putting off since monday, and went to bed early for once"
+    )
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        await pilot.press(*"quiet day")
+        app.screen.query_one("#entry-tags").focus()
+        app.post_message(events.Paste(pasted))
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+        kept = app.screen.query_one("#editor").text, app.screen.query_one("#entry-tags").value
+        return told, kept
+
+    told, kept = drive(paths, scenario)
+    assert any("move it into the entry" in message for message in told)
+    assert kept == ("quiet day", pasted)
+    with Vault.unlock(paths, PASSPHRASE) as vault:
+        assert journal.newest(vault) == []
+
+
 def test_enter_after_a_journal_title_goes_on_to_the_words(created) -> None:
     paths, _ = created
 

@@ -15,6 +15,10 @@ from companion.vault.models import JournalEntry
 
 TEXT_LIMIT = 5 * 1024 * 1024  # characters; a 1 MB paste is well inside
 TITLE_LIMIT = 500
+TAGS_LIMIT = 30
+"""Tags given beside an entry: more is writing pasted into the tags field, one tag a word."""
+TAG_LIMIT = 64
+"""Characters of a tag, as of a #tag in the text (``words.TAG``)."""
 
 
 @dataclass
@@ -59,6 +63,21 @@ def collect_tags(text: str, given: list[str] | None = None) -> list[str]:
         if name:
             seen.setdefault(name, None)
     return list(seen)
+
+
+def check_new_tags(given: list[str] | None, had: list[str] | None = None) -> None:
+    """Tags typed beside an entry: more than ``TAGS_LIMIT`` new ones, or one of more than
+    ``TAG_LIMIT`` characters, is writing that went into the tags field (it became one tag a
+    word) and is refused. Tags an entry already had (an import's) are never counted."""
+    kept = set(had or [])
+    new = [tag for tag in collect_tags("", given) if tag not in kept]
+    if len(new) > TAGS_LIMIT:
+        raise InvalidInput(
+            f"that is {len(new):,} new tags; an entry takes at most {TAGS_LIMIT} at a time. If "
+            "writing went into the tags, move it into the entry."
+        )
+    if any(len(tag) > TAG_LIMIT for tag in new):
+        raise InvalidInput(f"a tag is a word or two, at most {TAG_LIMIT} characters.")
 
 
 def _check(text: str, title: str) -> None:

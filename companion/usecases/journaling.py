@@ -37,9 +37,11 @@ def save_entry(
     vault = unlocked.vault
     before = ""
     if entry_id is None:
+        journal.check_new_tags(tags)
         entry = journal.add(vault, text, title, tags)
     else:
         old = journal.get(vault, entry_id)
+        journal.check_new_tags(tags, old.tags)
         before = f"{old.title}\n{old.text}"
         entry = journal.edit(vault, entry_id, text, title, tags)
     if from_editor:
