@@ -172,7 +172,8 @@ def test_locking_drops_what_the_crisis_detector_read(vault) -> None:
     said = "took the whole bottle of zopiclone an hour ago and my chest is tight"
     journal.add(vault, said)
     assert prompt.recent_danger(vault) is not None and safety.detect(said)
-    assert model.sentence_parts.cache_info().currsize > 0 and prompt._READ
+    held = (model.sentence_parts, model._word, model._pair, model._concepts)
+    assert all(cache.cache_info().currsize > 0 for cache in held) and prompt._READ
     Unlocked(vault, Config()).close()
-    assert model.sentence_parts.cache_info().currsize == 0
-    assert model._word.cache_info().currsize == 0 and not prompt._READ
+    assert [cache.cache_info().currsize for cache in held] == [0, 0, 0, 0]
+    assert not prompt._READ

@@ -127,7 +127,7 @@ def test_backfill_and_invalid_values(created) -> None:
         assert "Sober that day" in screen_text(app) and "Sober today" not in screen_text(app)
         await pilot.press("1", "1", "enter")
         await settle(pilot)
-        assert "mood 11 is out of range" in screen_text(app)
+        assert "Mood 11 is out of range" in screen_text(app)
         await pilot.press("backspace", "backspace", "4", "ctrl+s")
         await settle(pilot)
         await pilot.press("pagedown", "pagedown")  # the future is refused

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from companion import clock
 from companion.errors import CompanionError
 from companion.tui.navigation import NAV
+from companion.tui.text import said
 
 if TYPE_CHECKING:
     from companion.tui.app import CompanionApp
@@ -89,7 +90,7 @@ def back_up_now(app: CompanionApp) -> None:
         try:
             written = vault.backup("manual")
         except CompanionError as err:
-            app.call_from_thread(app.notify, str(err), severity="error")
+            app.call_from_thread(app.notify, said(err), severity="error")
             return
         app.call_from_thread(app.notify, f"Backup written: {written.name}")
 

@@ -74,3 +74,10 @@ def to_you(text: str) -> str:
 def counted(number: int, word: str) -> str:
     """ "1 day", "2 days": a count with its word (regular plurals only)."""
     return f"{number} {word}{'' if number == 1 else 's'}"
+
+
+def said(error: Exception) -> str:
+    """An error's message as a note on screen says it: a sentence with a capital. The domain
+    writes them to follow "companion: " on a command line ("the entry is empty; ...")."""
+    message = str(error)
+    return message[:1].upper() + message[1:]

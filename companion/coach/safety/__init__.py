@@ -10,6 +10,7 @@ it was built, what shaped it and how well it does.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -166,19 +167,30 @@ def _verdicts(windows: list[list[str]], pasted: bool, clausal: list[bool]) -> li
     return _plain_verdicts(windows, several)
 
 
+_PAUSES = threading.Lock()
+_paused = [0, False]
+"""Readings under way that paused the collector, and whether one of them paused it."""
+
+
 @contextmanager
 def _uncollected() -> Iterator[None]:
     """The cyclic garbage collector paused: reading a pasted megabyte makes millions of small
-    objects and no cycle, and the collector's passes over everything the app holds cost a
-    tenth of the reading (in the bare benchmark; more in the app, which holds more)."""
-    if not gc.isenabled():  # another thread's reading paused it, and will resume it
-        yield
-        return
-    gc.disable()
+    objects and no cycle, and the collector's passes over everything the app holds were a
+    tenth of the reading. The pause is the process's (the collector has no other), so it lasts
+    from the first of several readings in threads to the end of the last, and a collector
+    someone else had switched off stays off."""
+    with _PAUSES:
+        if _paused[0] == 0:
+            _paused[1] = gc.isenabled()
+            gc.disable()
+        _paused[0] += 1
     try:
         yield
     finally:
-        gc.enable()
+        with _PAUSES:
+            _paused[0] -= 1
+            if _paused[0] == 0 and _paused[1]:
+                gc.enable()
 
 
 def _plain_verdicts(windows: list[list[str]], several: bool = True) -> list[str]:
@@ -306,6 +318,8 @@ def forget() -> None:
     app calls it at lock, so none of it stays in the detector's memory."""
     model.sentence_parts.cache_clear()
     model._word.cache_clear()
+    model._pair.cache_clear()  # which word pairs were written
+    model._concepts.cache_clear()  # which concepts were found together
     word_features.cache_clear()
     reader._pieces.cache_clear()
 

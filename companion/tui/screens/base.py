@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from companion.errors import CompanionError
+from companion.tui.text import said
 from companion.tui.widgets.nav import NavBar
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ class DataScreen(CompanionScreen[None]):
         try:
             step()
         except CompanionError as err:
-            self.notify(str(err), severity="error", markup=False, timeout=10)
+            self.notify(said(err), severity="error", markup=False, timeout=10)
 
     # -- what subclasses fill in ----------------------------------------------------------
 
@@ -203,7 +204,7 @@ class DataScreen(CompanionScreen[None]):
             removed = self.vault.rewrite_backups()
         except CompanionError as err:
             self.app.call_from_thread(
-                self.notify, str(err), severity="error", markup=False, timeout=10
+                self.notify, said(err), severity="error", markup=False, timeout=10
             )
             return
         self.app.call_from_thread(

@@ -21,6 +21,7 @@ from companion.activity import checkins, drafts, profile
 from companion.errors import CompanionError, InvalidInput
 from companion.tui.screens.base import DataScreen
 from companion.tui.screens.modals import ConfirmScreen
+from companion.tui.text import said
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.field import Field
@@ -239,7 +240,7 @@ class CheckInScreen(DataScreen):
         try:
             checkins.validate({name: self.typed()[name]})
         except InvalidInput as err:
-            self.query_one(f"#{name}-error", Static).update(str(err))
+            self.query_one(f"#{name}-error", Static).update(said(err))
             return
         later = order[order.index(name) + 1 :]
         empty = next((n for n in later if not self.field_text(n)), "")
@@ -263,7 +264,7 @@ class CheckInScreen(DataScreen):
             try:
                 checkins.validate({name: value})
             except InvalidInput as err:
-                self.query_one(f"#{name}-error", Static).update(str(err))
+                self.query_one(f"#{name}-error", Static).update(said(err))
                 bad = True
         if bad:
             self.notify("Some values need a look; nothing was saved yet.", severity="warning")
@@ -272,7 +273,7 @@ class CheckInScreen(DataScreen):
         try:
             saved = checkin.save(self.unlocked, self.day, values, from_form=True)
         except CompanionError as err:
-            self.notify(str(err), severity="warning")
+            self.notify(said(err), severity="warning")
             return False
         # Enter on the last field saves, then the note is saved too: two alike notes read as
         # one save made twice.

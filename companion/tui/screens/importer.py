@@ -14,7 +14,7 @@ from textual.widgets import Input, ProgressBar, Select, Static
 
 from companion.errors import CompanionError
 from companion.tui.screens.modals import Dialog
-from companion.tui.text import literal
+from companion.tui.text import literal, said
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.field import Field
 
@@ -73,7 +73,7 @@ class ImportScreen(Dialog[None]):
         try:
             report = import_history(unlocked, kind, path, progress)
         except CompanionError as err:
-            self.app.call_from_thread(self.finished, [str(err)], False)
+            self.app.call_from_thread(self.finished, [said(err)], False)
             return
         self.app.call_from_thread(self.finished, report.lines(), report.added > 0)
 

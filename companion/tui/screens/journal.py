@@ -21,7 +21,7 @@ from companion.errors import CompanionError
 from companion.tui.screens.journal_browser import MORE, JournalBrowser
 from companion.tui.screens.modals import ConfirmScreen
 from companion.tui.screens.reading import EntryScreen
-from companion.tui.text import one_line, visible
+from companion.tui.text import one_line, said, visible
 from companion.tui.widgets.editor import Editor
 from companion.tui.widgets.field import Field
 from companion.usecases import journaling
@@ -99,7 +99,7 @@ class JournalScreen(JournalBrowser):
         try:
             entry = journal.get(self.vault, entry_id)
         except CompanionError as err:
-            self.notify(str(err), severity="warning")
+            self.notify(said(err), severity="warning")
             return
 
         def then(choice: str | None) -> None:
@@ -162,7 +162,7 @@ class JournalScreen(JournalBrowser):
         try:
             entry = journal.get(self.vault, entry_id)
         except CompanionError as err:
-            self.notify(str(err), severity="warning")
+            self.notify(said(err), severity="warning")
             return
         self.entry_id = entry.id
         text = entry.text.replace("\r\n", "\n")
@@ -206,7 +206,7 @@ class JournalScreen(JournalBrowser):
                 read=False,
             )
         except CompanionError as err:
-            self.notify(str(err), severity="error")
+            self.notify(said(err), severity="error")
             return False
         self.query_one("#editor", Editor).mark_saved()
         entry = saved.entry

@@ -30,7 +30,7 @@ from companion.tui.screens.modals import (
     TextScreen,
     TypedConfirmScreen,
 )
-from companion.tui.text import literal, one_line, visible
+from companion.tui.text import literal, one_line, said, visible
 from companion.tui.widgets.facts import FactList, row_kind
 from companion.tui.widgets.pane import ReadingPane
 
@@ -218,7 +218,7 @@ class MemoryScreen(DataScreen):
                 category = category.strip() or guessed_category(text)
                 added = store.add_fact(self.vault, text, category, source="wrote")
             except CompanionError as err:
-                self.notify(str(err), severity="warning")
+                self.notify(said(err), severity="warning")
                 return
             self.refresh_data(select=str(added))
 
@@ -246,7 +246,7 @@ class MemoryScreen(DataScreen):
             try:
                 edited = store.edit_fact(self.vault, fact_id, text, source="wrote")
             except CompanionError as err:
-                self.notify(str(err), severity="warning")
+                self.notify(said(err), severity="warning")
                 return
             self.notify("Updated. The old wording stays in history (h).")
             self.refresh_data(select=str(edited))
@@ -305,7 +305,7 @@ class MemoryScreen(DataScreen):
         try:
             back = forgetting.undo(self.vault, fact_id)
         except CompanionError as err:
-            self.notify(str(err), severity="warning")
+            self.notify(said(err), severity="warning")
             return
         self.notify("Brought back.")
         self.refresh_data(select=str(back))
@@ -331,7 +331,7 @@ class MemoryScreen(DataScreen):
             try:
                 pending.accept(self.vault, number)
             except CompanionError as err:
-                self.notify(str(err), severity="warning")
+                self.notify(said(err), severity="warning")
                 return
             self.notify("Accepted.")
             self.refresh_data()

@@ -13,7 +13,7 @@ from textual.widgets import Input, Label, Static
 from companion.activity import drafts, profile
 from companion.errors import CompanionError
 from companion.tui.screens.base import DataScreen
-from companion.tui.text import visible
+from companion.tui.text import said, visible
 from companion.tui.widgets.field import Field
 
 HINTS = {
@@ -98,7 +98,7 @@ class ProfileScreen(DataScreen):
         try:
             profile.update(self.vault, {k: v.strip() or None for k, v in changes.items()})
         except CompanionError as err:
-            self.notify(str(err), severity="error")
+            self.notify(said(err), severity="error")
             return
         drafts.discard(self.vault, "profile")
         self.loaded = {}

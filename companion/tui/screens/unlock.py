@@ -20,7 +20,7 @@ from textual.widgets import Input, Static
 
 from companion.paths import VaultPaths
 from companion.tui.screens.base import CompanionScreen
-from companion.tui.text import literal
+from companion.tui.text import literal, said
 from companion.tui.widgets.button import Button
 from companion.tui.widgets.field import Field, Typed, fresh
 
@@ -304,14 +304,14 @@ class UnlockScreen(CompanionScreen[None]):
             self.show_error("Wrong passphrase. Try again, or use your recovery key (Ctrl+R).")
             passphrase.value = ""
         elif isinstance(err, VaultDamaged):
-            self.show_error(str(err))
+            self.show_error(said(err))
             if err.newest_backup and not self.query("#restore"):
                 # Made only when a damaged vault has a backup (rare; not for every first paint)
                 restore = Button("Restore newest backup", id="restore", variant="warning")
                 self.query_one("#actions").mount(restore)
                 self.refresh_bindings()
         else:
-            self.show_error(str(err))
+            self.show_error(said(err))
         passphrase.focus()
 
     def succeeded(self, vault: Vault) -> None:
