@@ -1295,6 +1295,24 @@ def test_a_digit_typed_just_before_pgup_is_for_the_day_it_was_typed_on(created) 
     assert drive(paths, scenario) == (True, NOW.date(), "7")
 
 
+def test_a_digit_typed_just_after_pgup_from_the_note_is_the_new_days_mood(created) -> None:
+    """ "PgUp 7" in one burst from the note: the new day starts on Mood, so the 7 is its mood
+    (it went into the new day's note, where the focus had been)."""
+    paths, _ = created
+    frozen()
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f4")
+        app.screen.query_one("#note").focus()
+        await settle(pilot)
+        burst(app, "pageup", "7")
+        await settle(pilot)
+        form = app.screen
+        return form.day, form.query_one("#mood").value, form.query_one("#note").text
+
+    assert drive(paths, scenario) == (NOW.date() - timedelta(days=1), "7", "")
+
+
 def test_the_extraction_prompt_half_edited_at_lock_comes_back(created) -> None:
     """Settings, Ctrl+T: words added to the extraction prompt, then the vault locks; after
     unlock Settings opens the editor again with them, and the file is untouched until Save."""

@@ -171,7 +171,9 @@ class CheckInScreen(DataScreen):
             self.show_day()
             # Another day starts at its top, the date in sight: from the note, the form
             # stayed scrolled down and the line saying which day it was went off screen.
-            self.query_one("#mood").focus()
+            # At once, not as Widget.focus does (after the keys already read): "PgUp 7" in
+            # one burst put the 7 in the new day's note, where the focus had been.
+            self.set_focus(self.query_one("#mood"))
             self.call_after_refresh(self._to_top)
 
         def answer(save: bool | None) -> None:
