@@ -167,26 +167,33 @@ def main() -> None:
     times = [cold(diary) for _ in range(3)]
     label = f"the same, {len(diary) / 1e6:.2f} MB of harmless writing only, median of 3"
     row(label, statistics.median(times), target="target <= 1000 ms")
-    # Bytecode cached, as after an install: an unmeasured first run writes the .pyc files
-    # (with PYTHONDONTWRITEBYTECODE set, every run would compile our modules again, about
-    # half of the figure). The same without the cache is printed beside it.
-    cached = bytecode_env(Path(tempfile.mkdtemp(prefix="companion-safety-bench-")))
-    compiling = {**cached, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": EMPTY}
-    for text, label, target in (
-        (PLAIN, "import and first use, after what journal add loads anyway", "target <= 30 ms"),
-        (UNSURE, "the same, a text the reader of word order reads too", ""),
-    ):
-        code = LOAD.format(text=text)
-        load(code, cached)  # writes the .pyc files
-        loads, grown, compiled = [], [], []
-        for _ in range(max(3, min(10, args.runs // 8))):  # alternated: a busy minute weighs on both
-            took, added = load(code, cached)
-            loads.append(took)
-            grown.append(added)
-            compiled.append(load(code, compiling)[0])
-        row(label, statistics.median(loads), target=target)
-        row("  resident memory it adds", statistics.median(grown), unit="MiB")
-        row("  without cached bytecode (every module compiled)", statistics.median(compiled))
+    loading(args.runs)
+
+
+def loading(runs: int) -> None:
+    """What importing the detector and a first reading cost, in a process of its own.
+
+    Bytecode cached, as after an install: an unmeasured first run writes the .pyc files (with
+    PYTHONDONTWRITEBYTECODE set, every run would compile our modules again, about half of the
+    figure). The same without the cache is printed beside it."""
+    with tempfile.TemporaryDirectory(prefix="companion-safety-bench-") as folder:
+        cached = bytecode_env(Path(folder))
+        compiling = {**cached, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": EMPTY}
+        for text, label, target in (
+            (PLAIN, "import and first use, after what journal add loads anyway", "target <= 30 ms"),
+            (UNSURE, "the same, a text the reader of word order reads too", ""),
+        ):
+            code = LOAD.format(text=text)
+            load(code, cached)  # writes the .pyc files
+            loads, grown, compiled = [], [], []
+            for _ in range(max(3, min(10, runs // 8))):  # alternated: busy minutes weigh on both
+                took, added = load(code, cached)
+                loads.append(took)
+                grown.append(added)
+                compiled.append(load(code, compiling)[0])
+            row(label, statistics.median(loads), target=target)
+            row("  resident memory it adds", statistics.median(grown), unit="MiB")
+            row("  without cached bytecode (every module compiled)", statistics.median(compiled))
 
 
 EMPTY = "/nonexistent/companion-no-pycache"
