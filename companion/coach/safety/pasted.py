@@ -2,9 +2,10 @@
 decides for each, with the sums done over arrays instead of one Python loop per sentence and
 per window (a pasted megabyte holds ~20,000 of each; the loops were a third of its reading).
 
-The sums are the same sums in the same order (the rows of a sentence, then the sentences of a
-window), so the scores are those of ``model.window_scores``; a test compares the verdicts on
-every labelled text.
+The sums are ``model.window_scores``' (a sentence's words, its trained word pairs, then a
+window's sentences), grouped a little differently: float32 weights add up exactly in doubles,
+so the scores come out the same. A test compares the verdicts on every training text's
+windows.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def _read(sentences: list[str]) -> _Sentences:
     for i, sentence in enumerate(sentences):
         spelled = tokens(sentence, normalised=True)
         words, chain = units(spelled)
-        for word in [word for word in words if word not in known]:  # first met here
-            if word not in known:  # (twice in the sentence)
+        for word in words:
+            if word not in known:  # first met in this text: its row, once
                 known[word] = len(rows)
                 rows.append(model._word(*word))
         words_used += map(known.__getitem__, words)
