@@ -130,6 +130,11 @@ def test_a_note_from_the_command_line_is_added_to_the_one_written_earlier(cli) -
     assert replaced.returncode == 0, replaced.stderr
     assert "replaced the note for 2026-03-10" in replaced.stdout
     assert note() == "a fresh start"
+    # "-": the words come from stdin, not the command line others can read
+    piped = cli("checkin", "--note", "-", input="rang dana. lasagne.\n")
+    assert piped.returncode == 0, piped.stderr
+    assert "added to the note for 2026-03-10" in piped.stdout
+    assert note() == "a fresh start\nrang dana. lasagne."
 
 
 def test_sleep_with_a_decimal_comma_as_the_app_takes_it(cli) -> None:

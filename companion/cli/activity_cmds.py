@@ -38,7 +38,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     p.add_argument("--sober", help="yes or no")
     p.add_argument(
         "--note",
-        help="a few words for the day; a day that has a note already gets them on a new line",
+        help="a few words for the day (- reads them from stdin, so they are not in the "
+        "command line); a day that has a note already gets them on a new line",
     )
     p.add_argument(
         "--replace-note",
@@ -111,6 +112,8 @@ def register(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 def cmd_checkin(args: argparse.Namespace) -> int:
     day = checkins.parse_day(args.date)
     given = {name: getattr(args, name) for name in checkins.FIELDS}
+    if args.note == "-":  # not in the command line, where other users' `ps` and history see it
+        given["note"] = read_text("-")
     checkins.validate(given)  # refuse bad values before asking for a passphrase
     if args.replace_note and args.note is None:
         raise InvalidInput("--replace-note needs --note TEXT, the note to put in its place.")
@@ -141,7 +144,8 @@ def cmd_checkin(args: argparse.Namespace) -> int:
     print(f"checked in for {saved.date}" + (": " + ", ".join(parts) if parts else ""))
     if args.note is not None:
         now = str(saved.get("note") or "")
-        print(note_outcome(saved.date, args.note, result.earlier_note, now, args.replace_note))
+        note = str(given["note"] or "")
+        print(note_outcome(saved.date, note, result.earlier_note, now, args.replace_note))
     return 0
 
 
