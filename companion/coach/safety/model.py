@@ -20,7 +20,7 @@ from pathlib import Path
 
 from companion.coach.safety.lexicon import combine, marks
 from companion.coach.safety.pieces import split
-from companion.coach.safety.text import WORD, tokens, units, word_features
+from companion.coach.safety.text import PAIR, WORD, tokens, units, word_features
 from companion.coach.safety.text import WORDS as SPELLED
 
 NONE = "none"
@@ -169,9 +169,6 @@ def _concepts(present: frozenset[str]) -> tuple[float, ...]:
 
 
 Parts = tuple[tuple[float, ...], frozenset[str], tuple[float, ...], int]
-PAIR = "b:{}_{}".format
-"""A word pair's feature name (``text.pairs``); a pair across a clause break names nothing
-trained, so it weighs nothing, as in training."""
 
 
 @cache

@@ -262,6 +262,9 @@ BREAKS = frozenset({".", "!", "?", ";", ",", ":", "but", "though", "although", "
 PUNCTUATION = frozenset(tok for tok in BREAKS if not tok.isalpha())
 BREAK = "|"
 """Where a clause ends in ``units``' chain of words: no pair spans it."""
+PAIR = "b:{}_{}".format
+"""A word pair's feature name. The app names every neighbour pair of a chain so (one across
+a clause break names nothing trained, so it weighs nothing); training keeps only the others."""
 
 
 def units(spelled: list[str]) -> tuple[list[tuple[str, bool]], list[str]]:
@@ -287,7 +290,7 @@ def units(spelled: list[str]) -> tuple[list[tuple[str, bool]], list[str]]:
 
 def pairs(chain: list[str]) -> list[str]:
     """The word-pair features of a chain of words (``units``)."""
-    return [f"b:{a}_{b}" for a, b in pairwise(chain) if a != BREAK and b != BREAK]
+    return [PAIR(a, b) for a, b in pairwise(chain) if a != BREAK and b != BREAK]
 
 
 def sentence_features(spelled: list[str]) -> Counter[str]:
