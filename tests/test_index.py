@@ -194,3 +194,39 @@ def test_the_journal_lists_its_tags_from_the_index(vault: Vault) -> None:
     assert [t for t, _ in SearchIndex(vault).tag_counts()] == ["mood", "archive", "running"]
     journal.add(vault, "a milestone #90days", tags=["12steps"])
     assert {"90days", "12steps"} <= {t for t, _ in SearchIndex(vault).tag_counts()}
+
+
+def test_every_tag_an_entry_was_given_is_listed_as_it_was_given(vault: Vault) -> None:
+    """Tags typed in the Tags field are the entry's own: a year, a place with a dotted capital
+    and two words are listed whole, not cut where the #tag pattern of the text would stop."""
+    journal.add(vault, "Back from the trip.", tags=["2024", "İstanbul", "new job"])
+    journal.add(vault, "Photos sorted.", tags=["2024"])
+    listed = dict(SearchIndex(vault).tag_counts())
+    assert listed["2024"] == 2
+    assert listed[journal.normalise_tag("İstanbul")] == 1
+    assert listed["new job"] == 1
+    assert not {"i", "new"} & set(listed)
+
+
+def test_an_index_of_an_older_version_is_rebuilt_at_unlock_with_its_tags(
+    created: tuple[VaultPaths, str],
+) -> None:
+    """An upgrade that changes what the index holds (version 2: tags as stored) builds it
+    anew at the next unlock, so an index written by the last release lists "2024" too."""
+    from companion.vault.postings import State
+
+    paths = created[0]
+    old = Vault.unlock(paths, PASSPHRASE)
+    journal.add(old, "Back from the trip.", tags=["2024"])
+    old.index.merge()
+    state = old.index.state()
+    assert state is not None
+    with old.transaction():  # what the last release left: version 1, without "#2024"
+        old.index._write_bucket(0, {})
+        old.index._write_state(State(state.salt, state.counts, version=1))
+    old.close()
+    new = Vault.unlock(paths, PASSPHRASE)
+    try:
+        assert dict(SearchIndex(new).tag_counts()) == {"2024": 1}
+    finally:
+        new.close()

@@ -63,8 +63,7 @@ class SearchIndex:
         ]
 
     def tag_counts(self) -> list[tuple[str, int]]:
-        tags = self._vault.index.tags().items()  # an index built before "#3" was no tag has it
-        counts = {tag.removeprefix("#"): n for tag, n in tags if words.TAG.fullmatch(tag)}
+        counts = {tag.removeprefix("#"): n for tag, n in self._vault.index.tags().items()}
         return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
 
 

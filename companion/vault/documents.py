@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Protocol
 
 from companion import clock
 from companion.errors import RecordDamaged
+from companion.vault import words
 from companion.vault.crypto import Sealer
 
 KINDS = ("journal", "checkin", "chat", "reply", "fact", "daily", "summary")
@@ -36,6 +37,7 @@ class Document(NamedTuple):
     stamp: str = ""  # sortable moment: ties and "newest first"
     session: int | None = None
     terms: str = ""  # words it is also found by (extraction's search terms), never shown
+    tags: tuple[str, ...] = ()  # a journal entry's tags as index terms ("#new job"), whole
 
 
 class Ref(NamedTuple):
@@ -62,10 +64,14 @@ def _local_day(stamp: str) -> date:
 
 
 def _journal(row: dict[str, Any], data: dict[str, Any]) -> Document | None:
-    tags = " ".join(f"#{t}" for t in data.get("tags") or [])
-    body = f"{data.get('title', '')}\n{data.get('text', '')}\n{tags}".strip()
+    """Its tags are found by their words, and listed as they were stored: the #tag pattern
+    of the text would cut "new job" or a dotted "İ" short, and skip "2024"."""
+    given = [str(t) for t in data.get("tags") or []]
+    written = f"{data.get('title', '')}\n{data.get('text', '')}"
+    body = f"{written}\n{' '.join(f'#{t}' for t in given)}".strip()
+    tags = tuple(dict.fromkeys([*(f"#{t}" for t in given if t), *words.tags(written)]))
     day = date.fromisoformat(row["local_date"])
-    return Document("journal", row["id"], day, body, row["created_at"]) if body else None
+    return Document("journal", row["id"], day, body, row["created_at"], tags=tags) if body else None
 
 
 def _checkin(row: dict[str, Any], data: dict[str, Any]) -> Document | None:

@@ -24,8 +24,9 @@ from companion.vault.documents import (
     key_of,
 )
 
-VERSION = 1
-"""Raise when what a document holds or how its words are cut changes: the index is rebuilt."""
+VERSION = 2
+"""Raise when what a document holds or how its words are cut changes: the index is rebuilt.
+2: a journal entry's tags are indexed as stored, not as its text's #tag pattern reads them."""
 BUCKETS = 1024
 PREFIX = 3
 EPOCH = date(2000, 1, 1).toordinal()
@@ -176,8 +177,7 @@ class Added:
     def of(cls, doc: Document) -> Added:
         terms = words.terms(f"{doc.text}\n{doc.terms}" if doc.terms else doc.text)
         counts = dict(Counter(terms))
-        if doc.kind == "journal":
-            counts.update(dict.fromkeys(words.tags(doc.text), 1))
+        counts.update(dict.fromkeys(doc.tags, 1))
         return cls(key_of(doc.kind, doc.ref), _day(doc.day), len(terms), counts)
 
 
