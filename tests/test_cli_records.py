@@ -226,6 +226,23 @@ def test_an_imported_entry_with_many_tags_can_be_edited_but_new_ones_are_bounded
     assert journal.count() == 1
 
 
+def test_a_sentence_typed_into_the_tags_field_is_refused_and_not_saved(vault: Vault) -> None:
+    """Tab from the editor lands in Tags: a few words with a full stop there are writing, not
+    tags (saved, they became "dana." and "hardest." as tags), so saving says where they are."""
+    from companion.config import Config
+    from companion.errors import InvalidInput
+    from companion.usecases import journaling
+    from companion.usecases.unlocked import Unlocked
+
+    unlocked = Unlocked(vault, Config(region="US"))
+    typed = "Talked to Dana after the meeting. She said the first winter is the hardest."
+    with pytest.raises(InvalidInput, match="writing went into the tags"):
+        journaling.save_entry(unlocked, "Meeting night.", "", typed.split())
+    assert journal.count() == 0
+    saved = journaling.save_entry(unlocked, "Meeting night.", "", ["meetings", "v2.0", "#aa"])
+    assert saved.entry.tags == ["meetings", "v2.0", "aa"]
+
+
 def test_one_megabyte_entry_through_stdin(cli) -> None:
     text = ("I am writing a very long entry. " * 33_000)[:1_000_000] + "\nthe end ✓"
     result = cli("journal", "add", "-", input=text.encode("utf-8"))

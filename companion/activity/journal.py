@@ -19,6 +19,8 @@ TAGS_LIMIT = 30
 """Tags given beside an entry: more is writing pasted into the tags field, one tag a word."""
 TAG_LIMIT = 64
 """Characters of a tag, as of a #tag in the text (``words.TAG``)."""
+SENTENCE_ENDS = (".", "!", "?", ";", ":")
+"""How a word ends in a sentence, not in a tag: several such among new tags are writing."""
 
 
 @dataclass
@@ -78,6 +80,11 @@ def check_new_tags(given: list[str] | None, had: list[str] | None = None) -> Non
         )
     if any(len(tag) > TAG_LIMIT for tag in new):
         raise InvalidInput(f"a tag is a word or two, at most {TAG_LIMIT} characters.")
+    if len(new) > 3 and any(tag.endswith(SENTENCE_ENDS) for tag in new):
+        raise InvalidInput(
+            "the tags read like sentences. If writing went into the tags, move it into the "
+            "entry; a tag is a word or two, without a full stop."
+        )
 
 
 def _check(text: str, title: str) -> None:
