@@ -754,6 +754,31 @@ def test_unsaved_words_survive_a_new_entry_and_opening_another(created) -> None:
     assert first
 
 
+def test_words_typed_while_save_it_first_is_asked_are_kept(created) -> None:
+    """Ctrl+N and the next words in one burst: the question comes up between them, and the
+    words typed while it is up go on into the entry the answer leads to, not into nothing."""
+    paths, _ = created
+
+    async def scenario(app, pilot):
+        await unlock(pilot, PASSPHRASE, to="f5")
+        app.screen.query_one("#editor").insert("Monday, saved by the question")
+        await pilot.press("ctrl+n", *"Tuesday")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("enter")  # "Save it" has the focus
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == "Tuesday"
+        await pilot.press(*" morning", "ctrl+n", *" and more")
+        await settle(pilot)
+        await pilot.press("escape")  # keep writing
+        await settle(pilot)
+        assert app.screen.query_one("#editor").text == "Tuesday morning and more"
+
+    drive(paths, scenario)
+    with reopen(paths) as vault:
+        assert [e.text for e in journal.newest(vault)] == ["Monday, saved by the question"]
+
+
 def test_paste_then_undo_keeps_the_text_and_the_app(created) -> None:
     from textual import events
 

@@ -128,17 +128,17 @@ class JournalScreen(JournalBrowser):
         draft (restored when it is opened again); a new entry, which has one draft place,
         is saved first or kept on screen, never dropped."""
         if self.entry_id is None and self.dirty and self.typed()[1].strip():
+            question = ConfirmScreen(
+                "This new entry is not saved yet. Save it first?", "Save it", "Keep writing"
+            )
 
             def answer(save: bool | None) -> None:
                 if save and self.action_save():
                     then()
+                if question.typed:  # typed while asked: where it would have gone unasked
+                    self.query_one("#editor", TextArea).insert("".join(question.typed))
 
-            self.app.push_screen(
-                ConfirmScreen(
-                    "This new entry is not saved yet. Save it first?", "Save it", "Keep writing"
-                ),
-                answer,
-            )
+            self.app.push_screen(question, answer)
             return
         then()
 

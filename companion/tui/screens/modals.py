@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import ClassVar, TypeVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -65,6 +65,9 @@ class ConfirmScreen(Dialog[bool]):
         self.question, self.yes, self.no, self.danger = question, yes, no, danger
         self.no_first = danger or no_first
         """"No" has the focus: an Enter meant for something else does not say yes."""
+        self.typed: list[str] = []
+        """Writing that reached the question instead of a field: the key that asked it and
+        the next words came in one burst. The asker may type it where the answer leads."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -79,6 +82,13 @@ class ConfirmScreen(Dialog[bool]):
     @on(Button.Pressed)
     def answer(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character:  # a button takes none of them
+            self.typed.append(event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        self.typed.append(event.text)
 
     def action_cancel(self) -> None:
         self.dismiss(False)
