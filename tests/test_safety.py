@@ -99,7 +99,7 @@ def test_the_lexicon_searches_only_what_a_sentence_could_match() -> None:
 
     def tried(spelled: list[str]) -> dict[str, set[int]]:
         out: dict[str, set[int]] = {}
-        for at, names in lexicon.places(" ".join(spelled), set(spelled)):
+        for at, names in lexicon.places(" ".join(spelled), spelled):
             for name in names:
                 out.setdefault(name, set()).add(at)
         return out

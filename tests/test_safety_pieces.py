@@ -79,6 +79,16 @@ def test_the_quick_verdict_is_the_verdict_of_the_probabilities() -> None:
             assert model.window_verdict(window, threshold) == model.verdict(probs, threshold)
 
 
+def test_every_trained_word_pair_is_found_by_its_two_words() -> None:
+    """A pasted text looks pairs up by their words (``model.pairs``), the rest by name: both
+    must reach every trained pair, and only those (a word with "_" in it would split wrong)."""
+    from companion.coach.safety.text import PAIR
+
+    by_name = {n: at for n, at in model.weights().at.items() if n.startswith("b:")}
+    assert len(by_name) > 1000
+    assert {PAIR(*words): at for words, at in model.pairs().items()} == by_name
+
+
 def test_a_pasted_text_is_decided_as_each_of_its_windows_would_be() -> None:
     """``pasted.verdicts`` scores every window of a long text at once on numpy; on the windows
     of every development and training text, each verdict must be ``window_verdict``'s, at the

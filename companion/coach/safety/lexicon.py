@@ -288,24 +288,21 @@ def derive_starts() -> Starts:
     )
 
 
-def places(text: str, words: set[str]) -> list[tuple[int, frozenset[str]]]:
-    """Each place in ``text`` (spelled-out words joined by spaces; ``words``, the set of them)
-    where a run of letters is, or begins with, a way some patterns begin (``derive_starts``),
-    with those patterns."""
+def places(text: str, spelled: list[str]) -> list[tuple[int, frozenset[str]]]:
+    """Each place in ``text`` (the words ``spelled``, joined by spaces) where a run of letters
+    is, or begins with, a way some patterns begin (``derive_starts``), with those patterns."""
     found = []
-    spaced = f" {text} "
     if "'" in text:  # "mum's" holds two runs, "mum" and "s": found as the patterns see them
         for run in RUN.finditer(text):
             if run.group() in WORD_STARTS:
                 found.append((run.start(), WORD_STARTS[run.group()]))
-    else:  # each word is a run: found as " word " in " text "
-        for word in WORD_STARTS.keys() & words:
-            key = f" {word} "
-            at = spaced.find(key)
-            while at >= 0:
-                found.append((at, WORD_STARTS[word]))
-                at = spaced.find(key, at + 1)
-    found += [(stem.start(), STEM_STARTS[stem.group(1)]) for stem in STEMS.finditer(spaced)]
+    else:  # each word is a run, at the length of the words before it and their spaces
+        at, starts = 0, WORD_STARTS
+        for word in spelled:
+            if word in starts:
+                found.append((at, starts[word]))
+            at += len(word) + 1
+    found += [(stem.start(), STEM_STARTS[stem.group(1)]) for stem in STEMS.finditer(f" {text}")]
     return found
 
 
@@ -315,10 +312,9 @@ def marks(spelled: list[str]) -> frozenset[str]:
     text: a try at one place costs a fraction of a search, and most patterns are tried
     nowhere (the lexicon's searches were a third of the reading of a pasted megabyte)."""
     text = " ".join(spelled)
-    words = set(spelled)
-    found = [f"m:{name}" for name, group in MODIFIER_WORDS.items() if not words.isdisjoint(group)]
+    found = [f"m:{name}" for name, group in MODIFIER_WORDS.items() if not group.isdisjoint(spelled)]
     found += [name for name in ANYWHERE if compiled(name).search(text)]
-    for at, names in places(text, words):
+    for at, names in places(text, spelled):
         for name in names:
             if name not in found and compiled(name).match(text, at):
                 found.append(name)

@@ -179,6 +179,19 @@ def _pair(start: int) -> Word:
     return (*weights().values[start : start + width], *[0.0] * (width + 1))
 
 
+@cache
+def pairs() -> dict[tuple[str, str], int]:
+    """Where each trained word pair's weights start, by its two words (its name is ``PAIR``
+    of them): a pasted megabyte's 400,000 neighbours are looked up as they stand, not each
+    written out as a name first. Built on first use (2 ms), by a pasted text only."""
+    found = {}
+    for name, start in weights().at.items():
+        if name.startswith("b:"):
+            first, _, second = name[2:].partition("_")
+            found[first, second] = start
+    return found
+
+
 @lru_cache(maxsize=20_000)
 def sentence_parts(sentence: str) -> Parts:
     """A sentence's word-level contribution per class, the concepts in it, and its pieces'

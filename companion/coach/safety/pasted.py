@@ -10,11 +10,12 @@ windows.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING, NamedTuple
 
 from companion.coach.safety import model
 from companion.coach.safety.lexicon import marks
-from companion.coach.safety.text import PAIR, tokens, units
+from companion.coach.safety.text import tokens, units
 
 if TYPE_CHECKING:
     import numpy as np
@@ -49,6 +50,7 @@ def _read(sentences: list[str]) -> _Sentences:
 
     w = model.weights()
     width = len(w.classes)
+    pair_at = model.pairs()
     known: dict[tuple[str, bool], int] = {}
     rows: list[tuple[float, ...]] = []
     words_used: list[int] = []
@@ -65,7 +67,7 @@ def _read(sentences: list[str]) -> _Sentences:
                 rows.append(model._word(*word))
         words_used += map(known.__getitem__, words)
         words_owner += [i] * len(words)
-        trained = [at for at in map(w.at.get, map(PAIR, chain, chain[1:])) if at is not None]
+        trained = [at for at in map(pair_at.get, pairwise(chain)) if at is not None]
         pairs_used += trained
         pairs_owner += [i] * len(trained)
         found.append(marks(spelled))
