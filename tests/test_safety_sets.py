@@ -275,6 +275,8 @@ def test_the_region_comes_from_the_locale_and_c_names_no_country(monkeypatch) ->
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     assert "call 999 or 112" in crisis.as_text(Config())
     assert crisis.where(Config()) == "Numbers for the UK; another country: Settings (F10)."
+    locked = "Numbers for the UK; another country: Settings (F10), once your vault is open."
+    assert crisis.where(Config(), locked=True) == locked
     assert set(crisis.NAMES) == set(crisis.REGIONS)
 
 

@@ -173,6 +173,7 @@ def test_sos_works_on_the_unlock_screen(created) -> None:
         text = screen_text(app)
         assert "findahelpline.com" in text or "988" in text or "116 123" in text
         assert "coping plan" not in text  # nothing personal before unlock
+        assert "once your vault is open" in text  # F10 does nothing before
         # A card in the middle, as after unlock: its styles load with it (not at start).
         card = app.screen.query_one("SosScreen > Vertical")
         assert card.styles.border_top[0] == "thick" and card.region.x > 0

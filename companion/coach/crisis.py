@@ -122,14 +122,16 @@ def built_in(config: Config) -> list[CrisisLine]:
     return REGIONS.get(region(config), [LOCAL_EMERGENCY, INTERNATIONAL])
 
 
-def where(config: Config) -> str:
-    """One line under the lines: whose numbers they are, and where to change that."""
+def where(config: Config, locked: bool = False) -> str:
+    """One line under the lines: whose numbers they are, and where to change that (Settings
+    opens only once the vault is unlocked: before, F10 does nothing)."""
     if config.crisis_lines:
         return "These are the lines from your config file."
+    settings = "Settings (F10), once your vault is open," if locked else "Settings (F10)"
     code = region(config)
     if not code:
-        return "Set your country in Settings (F10) to see its numbers here."
-    return f"Numbers for {NAMES.get(code, code)}; another country: Settings (F10)."
+        return f"Set your country in {settings} to see its numbers here."
+    return f"Numbers for {NAMES.get(code, code)}; another country: {settings.rstrip(',')}."
 
 
 def lines_for(config: Config, help_kind: str = C) -> list[CrisisLine]:

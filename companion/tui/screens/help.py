@@ -101,7 +101,8 @@ class SosScreen(Dialog[None]):
                 yield Static(self.danger.reason, id="why")
             yield Static(crisis.heading(help_kind), classes="title")
             yield Static(literal(lines), id="lines")
-            yield Static(crisis.where(self.companion.config), id="where")
+            locked = self.companion.vault is None
+            yield Static(crisis.where(self.companion.config, locked), id="where")
             plan = self.personal()
             if plan:
                 yield Static(literal(plan), id="plan")
